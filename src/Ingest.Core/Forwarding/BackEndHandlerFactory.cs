@@ -1,0 +1,45 @@
+using System.Net.Sockets;
+using Microsoft.Extensions.Options;
+
+namespace Ingest.Core.Forwarding;
+
+/// <summary>Builds the SocketsHttpHandler every client strategy forwards through, so the strategies differ
+/// only in how they create and keep clients, never in how a connection behaves.</summary>
+public sealed class BackEndHandlerFactory(IOptions<ForwardingOptions> options)
+{
+    public SocketsHttpHandler Create()
+    {
+        var o = options.Value;
+        var handler = new SocketsHttpHandler
+        {
+            PooledConnectionLifetime = TimeSpan.FromSeconds(o.PooledConnectionLifetimeSeconds),
+            MaxConnectionsPerServer = o.MaxConnectionsPerServer == 0 ? int.MaxValue : o.MaxConnectionsPerServer,
+            // Loopback and private back-ends: a proxy picked up from the environment would only add a hop.
+            UseProxy = false,
+            UseCookies = false,
+            AllowAutoRedirect = false,
+            EnableMultipleHttp2Connections = true,
+        };
+
+        if (o.UnixSocketPath is { } path)
+        {
+            var endpoint = new UnixDomainSocketEndPoint(path);
+            handler.ConnectCallback = async (_, cancellationToken) =>
+            {
+                var socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
+                try
+                {
+                    await socket.ConnectAsync(endpoint, cancellationToken);
+                    return new NetworkStream(socket, ownsSocket: true);
+                }
+                catch
+                {
+                    socket.Dispose();
+                    throw;
+                }
+            };
+        }
+
+        return handler;
+    }
+}

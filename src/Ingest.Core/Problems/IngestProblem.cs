@@ -1,0 +1,80 @@
+namespace Ingest.Core.Problems;
+
+/// <summary>
+/// An RFC 9457 problem-details body, as every Ingest error answer carries it
+/// (<c>application/problem+json</c>). Only wire members are properties, so all three serializers
+/// write it the same way; <see cref="Kind"/> is a method to keep it off the wire.
+/// </summary>
+public sealed class IngestProblem
+{
+    public const string MediaType = "application/problem+json";
+
+    private const string TypePrefix = "urn:ingest:problem:";
+
+    /// <summary>Used only by serializers that need a parameterless constructor to read problems back.</summary>
+    public IngestProblem()
+    {
+    }
+
+    private IngestProblem(ProblemKind kind, string detail, string? field)
+    {
+        var (status, slug, title) = Describe(kind);
+        Type = TypePrefix + slug;
+        Title = title;
+        Status = status;
+        Detail = detail;
+        Field = field;
+    }
+
+    public string Type { get; set; } = "";
+
+    public string Title { get; set; } = "";
+
+    public int Status { get; set; }
+
+    public string Detail { get; set; } = "";
+
+    /// <summary>JSON path of the member at fault (<c>$[3].job_id</c>), when there is one.</summary>
+    public string? Field { get; set; }
+
+    private int? _retryAfterSeconds;
+
+    public static IngestProblem Create(ProblemKind kind, string detail, string? field = null) => new(kind, detail, field);
+
+    public static IngestProblem Overloaded(string detail, int retryAfterSeconds) =>
+        new(ProblemKind.Overloaded, detail, null) { _retryAfterSeconds = retryAfterSeconds };
+
+    /// <summary>Seconds a client should wait before retrying; sent as the Retry-After header, not in the body
+    /// (a method, so no serializer writes it).</summary>
+    public int? RetryAfterSeconds() => _retryAfterSeconds;
+
+    /// <summary>The kind this problem was created with, recovered from its type URI.</summary>
+    public ProblemKind Kind()
+    {
+        foreach (var kind in Enum.GetValues<ProblemKind>())
+        {
+            if (Type.AsSpan(TypePrefix.Length).SequenceEqual(Describe(kind).Slug))
+            {
+                return kind;
+            }
+        }
+
+        throw new InvalidOperationException($"'{Type}' is not an Ingest problem type.");
+    }
+
+    private static (int Status, string Slug, string Title) Describe(ProblemKind kind) => kind switch
+    {
+        ProblemKind.EmptyBody => (400, "empty-body", "The request has no events."),
+        ProblemKind.MalformedJson => (400, "malformed-json", "The body is not well-formed JSON."),
+        ProblemKind.InvalidField => (400, "invalid-field", "A field has an invalid value."),
+        ProblemKind.MissingField => (400, "missing-field", "A required field is missing."),
+        ProblemKind.UnknownType => (400, "unknown-type", "The event type is not known."),
+        ProblemKind.PayloadTooLarge => (413, "payload-too-large", "The request is too large."),
+        ProblemKind.UnsupportedMediaType => (415, "unsupported-media-type", "The content type is not supported."),
+        ProblemKind.Overloaded => (503, "overloaded", "The service is overloaded; retry later."),
+        ProblemKind.BackEndFailed => (502, "backend-failed", "The back-end did not accept the events."),
+        ProblemKind.BackEndTimeout => (504, "backend-timeout", "The back-end did not answer in time."),
+        ProblemKind.NotFound => (404, "not-found", "There is nothing at this address."),
+        _ => throw new ArgumentOutOfRangeException(nameof(kind), kind, null),
+    };
+}

@@ -1,0 +1,9 @@
+namespace Ingest.Core.Serialization;
+
+/// <summary>Limits every serializer applies the same way.</summary>
+public static class SerializerLimits
+{
+    /// <summary>Deepest JSON nesting any serializer reads: the default of both libraries, made explicit so a
+    /// change in either cannot make one serializer accept what another rejects.</summary>
+    public const int MaxDepth = 64;
+}
