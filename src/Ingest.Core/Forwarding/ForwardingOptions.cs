@@ -1,5 +1,3 @@
-using System.ComponentModel.DataAnnotations;
-
 namespace Ingest.Core.Forwarding;
 
 /// <summary>How the front-end forwards to its back-ends. Bound from the <c>Forwarding</c> section and
@@ -26,38 +24,30 @@ public sealed class ForwardingOptions
     public BackEndProtocol Protocol { get; set; } = BackEndProtocol.Http11;
 
     /// <summary>How long a forward may take before the caller gets 504. Defaults to 5,000 ms.</summary>
-    [Range(1, 600_000)]
     public int TimeoutMilliseconds { get; set; } = 5_000;
 
     /// <summary>Connections per back-end (SocketsHttpHandler.MaxConnectionsPerServer); 0 means unlimited,
     /// the handler's own default. Defaults to 0.</summary>
-    [Range(0, 100_000)]
     public int MaxConnectionsPerServer { get; set; }
 
     /// <summary>How long a pooled connection lives before it is replaced, so DNS changes are seen
     /// (Static and PerRequest). Defaults to 120 s.</summary>
-    [Range(1, 86_400)]
     public int PooledConnectionLifetimeSeconds { get; set; } = 120;
 
     /// <summary>How long IHttpClientFactory keeps a handler before rotating it (Factory). Defaults to 120 s,
     /// the factory's own default.</summary>
-    [Range(1, 86_400)]
     public int HandlerLifetimeSeconds { get; set; } = 120;
 
     /// <summary>Batched mode: most events in one back-end call. Defaults to 256.</summary>
-    [Range(1, 100_000)]
     public int BatchMaxEvents { get; set; } = 256;
 
     /// <summary>Batched mode: how long a batch waits for more events after its first one. 0 sends whatever
     /// has gathered while earlier batches were in flight. Defaults to 1 ms.</summary>
-    [Range(0, 10_000)]
     public int BatchWindowMilliseconds { get; set; } = 1;
 
     /// <summary>Batched mode: back-end calls in flight at once. Defaults to 8.</summary>
-    [Range(1, 1_024)]
     public int MaxInFlightBatches { get; set; } = 8;
 
     /// <summary>Batched mode: events waiting for a batch before new requests are shed with 503. Defaults to 10,000.</summary>
-    [Range(1, 10_000_000)]
     public int BatchQueueCapacity { get; set; } = 10_000;
 }

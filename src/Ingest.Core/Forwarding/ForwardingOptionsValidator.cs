@@ -1,35 +1,48 @@
+using Ingest.Core.Configuration;
 using Microsoft.Extensions.Options;
 
 namespace Ingest.Core.Forwarding;
 
-/// <summary>Checks what data annotations cannot: the back-end list. Messages name the key to change.</summary>
+/// <summary>Start-up checks of <see cref="ForwardingOptions"/>; every message names the key to change.</summary>
 public sealed class ForwardingOptionsValidator : IValidateOptions<ForwardingOptions>
 {
     public ValidateOptionsResult Validate(string? name, ForwardingOptions options)
     {
+        var checks = new OptionChecks(ForwardingOptions.SectionName);
         if (options.BackEnds.Length == 0)
         {
-            return ValidateOptionsResult.Fail(
-                $"{ForwardingOptions.SectionName}:{nameof(ForwardingOptions.BackEnds)} is empty: set at least one back-end URL, " +
-                $"e.g. --{ForwardingOptions.SectionName}:{nameof(ForwardingOptions.BackEnds)}:0=http://127.0.0.1:5001");
+            checks.Fail(
+                $"{checks.Key(nameof(options.BackEnds))} is empty: set at least one back-end URL, " +
+                $"e.g. --{checks.Key(nameof(options.BackEnds))}:0=http://127.0.0.1:5001");
         }
 
-        var failures = new List<string>();
         for (var i = 0; i < options.BackEnds.Length; i++)
         {
             if (!Uri.TryCreate(options.BackEnds[i], UriKind.Absolute, out var uri) || uri.Scheme != Uri.UriSchemeHttp)
             {
-                failures.Add(
-                    $"{ForwardingOptions.SectionName}:{nameof(ForwardingOptions.BackEnds)}:{i} = '{options.BackEnds[i]}' is not an absolute http:// URL " +
+                checks.Fail(
+                    $"{checks.Key(nameof(options.BackEnds))}:{i} = '{options.BackEnds[i]}' is not an absolute http:// URL " +
                     "(Ingest forwards over cleartext HTTP/1.1 or h2c).");
             }
         }
 
         if (options.UnixSocketPath is { Length: 0 })
         {
-            failures.Add($"{ForwardingOptions.SectionName}:{nameof(ForwardingOptions.UnixSocketPath)} is empty: remove it for TCP or give a socket path.");
+            checks.Fail($"{checks.Key(nameof(options.UnixSocketPath))} is empty: remove it for TCP, or give a socket path.");
         }
 
-        return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
+        return checks
+            .Defined(nameof(options.ClientStrategy), options.ClientStrategy)
+            .Defined(nameof(options.Mode), options.Mode)
+            .Defined(nameof(options.Protocol), options.Protocol)
+            .Range(nameof(options.TimeoutMilliseconds), options.TimeoutMilliseconds, 1, 600_000)
+            .Range(nameof(options.MaxConnectionsPerServer), options.MaxConnectionsPerServer, 0, 100_000, "0 means unlimited")
+            .Range(nameof(options.PooledConnectionLifetimeSeconds), options.PooledConnectionLifetimeSeconds, 1, 86_400)
+            .Range(nameof(options.HandlerLifetimeSeconds), options.HandlerLifetimeSeconds, 1, 86_400)
+            .Range(nameof(options.BatchMaxEvents), options.BatchMaxEvents, 1, 100_000)
+            .Range(nameof(options.BatchWindowMilliseconds), options.BatchWindowMilliseconds, 0, 10_000)
+            .Range(nameof(options.MaxInFlightBatches), options.MaxInFlightBatches, 1, 1_024)
+            .Range(nameof(options.BatchQueueCapacity), options.BatchQueueCapacity, 1, 10_000_000)
+            .Result();
     }
 }

@@ -53,11 +53,7 @@ internal sealed class NewtonsoftIngestSerializer : IIngestSerializer
     public List<EventDocument?> ReadDocuments(ReadOnlyMemory<byte> utf8Json) =>
         Deserialize<List<EventDocument?>>(utf8Json) ?? throw NullDocument();
 
-    public EventDocument? ReadInnerDocument(string relaxedJson)
-    {
-        using var reader = new StringReader(relaxedJson);
-        return Deserialize<EventDocument>(reader);
-    }
+    public EventDocument? ReadInnerDocument(string relaxedJson) => Deserialize<EventDocument>(() => new StringReader(relaxedJson));
 
     public void WriteEvents(IBufferWriter<byte> output, List<IngestEvent> events) => Write(output, events);
 
@@ -87,21 +83,22 @@ internal sealed class NewtonsoftIngestSerializer : IIngestSerializer
     public T? Read<T>(ReadOnlyMemory<byte> utf8Json)
         where T : class => Deserialize<T>(utf8Json);
 
-    private T? Deserialize<T>(ReadOnlyMemory<byte> utf8Json)
+    private T? Deserialize<T>(ReadOnlyMemory<byte> utf8Json) => Deserialize<T>(() =>
     {
         // Newtonsoft reads text through a TextReader; a MemoryStream over the pooled body avoids a copy.
         var stream = MemoryMarshal.TryGetArray(utf8Json, out var segment)
             ? new MemoryStream(segment.Array!, segment.Offset, segment.Count, writable: false)
             : new MemoryStream(utf8Json.ToArray(), writable: false);
-        using var reader = new StreamReader(stream, Utf8, detectEncodingFromByteOrderMarks: false);
-        return Deserialize<T>(reader);
-    }
+        return new StreamReader(stream, Utf8, detectEncodingFromByteOrderMarks: false);
+    });
 
-    private T? Deserialize<T>(TextReader text)
+    // Takes a factory, not a reader: telling a syntax error from a type error may need a second read.
+    private T? Deserialize<T>(Func<TextReader> open)
     {
         try
         {
-            using var reader = new JsonTextReader(text) { CloseInput = false, MaxDepth = SerializerLimits.MaxDepth };
+            using var text = open();
+            using var reader = new JsonTextReader(text) { MaxDepth = SerializerLimits.MaxDepth };
             var value = _serializer.Deserialize<T>(reader);
 
             // Newtonsoft stops after the first value; strict JSON allows only whitespace after it.
@@ -124,12 +121,37 @@ internal sealed class NewtonsoftIngestSerializer : IIngestSerializer
         }
         catch (JsonSerializationException ex)
         {
+            // Newtonsoft reports a truncated document as a serialization error; only a syntax check tells them apart.
             var path = NormalizePath(ex.Path);
-            throw new IngestFormatException(ProblemKind.InvalidField, $"The value at {path} has the wrong JSON type or format.", path, ex);
+            throw IsWellFormed(open)
+                ? new IngestFormatException(ProblemKind.InvalidField, $"The value at {path} has the wrong JSON type or format.", path, ex)
+                : new IngestFormatException(ProblemKind.MalformedJson, $"The JSON is not well-formed near {path}.", path, ex);
         }
         catch (DecoderFallbackException ex)
         {
             throw new IngestFormatException(ProblemKind.MalformedJson, "The body is not valid UTF-8.", "$", ex);
+        }
+    }
+
+    private static bool IsWellFormed(Func<TextReader> open)
+    {
+        try
+        {
+            using var text = open();
+            using var reader = new JsonTextReader(text) { MaxDepth = SerializerLimits.MaxDepth };
+            while (reader.Read())
+            {
+            }
+
+            return reader.Depth == 0 && reader.TokenType != JsonToken.PropertyName;
+        }
+        catch (JsonReaderException)
+        {
+            return false;
+        }
+        catch (DecoderFallbackException)
+        {
+            return false;
         }
     }
 

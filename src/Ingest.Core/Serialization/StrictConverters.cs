@@ -44,6 +44,8 @@ internal static class StrictConverters
         public override object? ReadJson(JsonReader reader, Type objectType, object? existingValue, JsonSerializer serializer) =>
             reader.TokenType switch
             {
+                // Integers beyond Int64 arrive as BigInteger, which is not IConvertible.
+                JsonToken.Integer when reader.Value is System.Numerics.BigInteger big => (double)big,
                 JsonToken.Float or JsonToken.Integer => Convert.ToDouble(reader.Value, CultureInfo.InvariantCulture),
                 JsonToken.Null when objectType == typeof(double?) => null,
                 _ => throw new WrongTypeException("must be a number", reader.Path),

@@ -156,13 +156,14 @@ internal sealed class SystemTextJsonIngestSerializer : IIngestSerializer
         new(ProblemKind.InvalidField, "Expected an array, found null.", "$");
 
     // System.Text.Json reports a syntax error as a JsonException wrapping its (internal) reader exception,
-    // and a value of the wrong type as a JsonException of its own.
+    // itself a JsonException; a value of the wrong type or format is a JsonException wrapping nothing, or the
+    // InvalidOperationException/FormatException its converter threw.
     private static IngestFormatException Translate(JsonException ex)
     {
         var path = string.IsNullOrEmpty(ex.Path) ? "$" : ex.Path;
         var where = $"line {(ex.LineNumber ?? 0) + 1}, byte {(ex.BytePositionInLine ?? 0) + 1}";
-        return ex.InnerException is null
-            ? new IngestFormatException(ProblemKind.InvalidField, $"The value at {path} has the wrong JSON type or format ({where}).", path, ex)
-            : new IngestFormatException(ProblemKind.MalformedJson, $"The JSON is not well-formed at {path} ({where}).", path, ex);
+        return ex.InnerException is JsonException
+            ? new IngestFormatException(ProblemKind.MalformedJson, $"The JSON is not well-formed at {path} ({where}).", path, ex)
+            : new IngestFormatException(ProblemKind.InvalidField, $"The value at {path} has the wrong JSON type or format ({where}).", path, ex);
     }
 }

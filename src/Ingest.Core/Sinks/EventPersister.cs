@@ -1,24 +1,26 @@
 using Ingest.Core.Events;
+using Microsoft.Extensions.Options;
 
 namespace Ingest.Core.Sinks;
 
 /// <summary>The back-end's write path: optional injected faults, then the sinks.</summary>
-public sealed class EventPersister(SinkRouter router, FaultOptions faults)
+public sealed class EventPersister(SinkRouter router, IOptions<FaultOptions> faultOptions)
 {
+    private readonly FaultOptions _faults = faultOptions.Value;
     private long _seen;
 
     public SinkRouter Router => router;
 
     public async ValueTask PersistAsync(List<IngestEvent> events, CancellationToken cancellationToken)
     {
-        if (faults.DelayMilliseconds > 0)
+        if (_faults.DelayMilliseconds > 0)
         {
-            await Task.Delay(faults.DelayMilliseconds, cancellationToken);
+            await Task.Delay(_faults.DelayMilliseconds, cancellationToken);
         }
 
-        if (faults.DropOneIn > 0)
+        if (_faults.DropOneIn > 0)
         {
-            Drop(events, faults.DropOneIn);
+            Drop(events, _faults.DropOneIn);
         }
 
         await router.WriteAsync(events, cancellationToken);

@@ -1,5 +1,3 @@
-using System.ComponentModel.DataAnnotations;
-
 namespace Ingest.Core.Sinks;
 
 /// <summary>
@@ -12,10 +10,8 @@ public sealed class FaultOptions
 
     /// <summary>Acknowledge every event but silently drop one in this many (0 = never). The lab's loss
     /// check must catch it. Defaults to 0.</summary>
-    [Range(0, int.MaxValue)]
     public int DropOneIn { get; set; }
 
     /// <summary>Wait this long before persisting each request, to make the back-end slow. Defaults to 0.</summary>
-    [Range(0, 600_000)]
     public int DelayMilliseconds { get; set; }
 }

@@ -1,5 +1,3 @@
-using System.ComponentModel.DataAnnotations;
-
 namespace Ingest.Core.Sinks;
 
 /// <summary>Which sink persists each event type. Bound from the <c>Sinks</c> section.</summary>
@@ -20,6 +18,5 @@ public sealed class SinkOptions
     public SinkKind? Log { get; set; }
 
     /// <summary>How many recent events the memory sink keeps. Defaults to 1,000.</summary>
-    [Range(1, 1_000_000)]
     public int RecentCapacity { get; set; } = 1_000;
 }

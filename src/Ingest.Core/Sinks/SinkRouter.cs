@@ -1,4 +1,5 @@
 using Ingest.Core.Events;
+using Microsoft.Extensions.Options;
 
 namespace Ingest.Core.Sinks;
 
@@ -9,8 +10,9 @@ public sealed class SinkRouter
     private readonly bool _oneSink;
     private readonly SinkStatistics _statistics;
 
-    public SinkRouter(SinkOptions options, SinkStatistics statistics)
+    public SinkRouter(IOptions<SinkOptions> sinkOptions, SinkStatistics statistics)
     {
+        var options = sinkOptions.Value;
         _statistics = statistics;
         var sinks = new Dictionary<SinkKind, IEventSink>();
         IEventSink Get(SinkKind kind)
@@ -21,7 +23,7 @@ public sealed class SinkRouter
                 {
                     SinkKind.Null => new NullSink(),
                     SinkKind.Memory => new MemorySink(options.RecentCapacity),
-                    _ => throw new ArgumentOutOfRangeException(nameof(options), kind, "Unknown sink."),
+                    _ => throw new ArgumentOutOfRangeException(nameof(sinkOptions), kind, "Unknown sink."),
                 };
                 sinks.Add(kind, sink);
             }

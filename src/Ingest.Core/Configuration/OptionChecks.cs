@@ -1,0 +1,49 @@
+namespace Ingest.Core.Configuration;
+
+/// <summary>
+/// Collects start-up validation failures with messages that name the configuration key to change
+/// (<c>Forwarding:TimeoutMilliseconds</c>), which is what a user reading a failed start needs.
+/// </summary>
+public sealed class OptionChecks(string section)
+{
+    private readonly List<string> _failures = [];
+
+    public IReadOnlyList<string> Failures => _failures;
+
+    public string Key(string name) => $"{section}:{name}";
+
+    public OptionChecks Range(string name, long value, long min, long max, string? hint = null)
+    {
+        if (value < min || value > max)
+        {
+            Fail($"{Key(name)} = {value} is outside {min}..{max}{(hint is null ? "." : ": " + hint)}");
+        }
+
+        return this;
+    }
+
+    public OptionChecks Defined<TEnum>(string name, TEnum value)
+        where TEnum : struct, Enum
+    {
+        if (!Enum.IsDefined(value))
+        {
+            Fail($"{Key(name)} = {value} is not one of {string.Join(", ", Enum.GetNames<TEnum>())}.");
+        }
+
+        return this;
+    }
+
+    public OptionChecks Defined<TEnum>(string name, TEnum? value)
+        where TEnum : struct, Enum => value is { } v ? Defined(name, v) : this;
+
+    public OptionChecks Fail(string message)
+    {
+        _failures.Add(message);
+        return this;
+    }
+
+    public Microsoft.Extensions.Options.ValidateOptionsResult Result() =>
+        _failures.Count == 0
+            ? Microsoft.Extensions.Options.ValidateOptionsResult.Success
+            : Microsoft.Extensions.Options.ValidateOptionsResult.Fail(_failures);
+}

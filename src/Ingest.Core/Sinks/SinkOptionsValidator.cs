@@ -1,0 +1,23 @@
+using Ingest.Core.Configuration;
+using Microsoft.Extensions.Options;
+
+namespace Ingest.Core.Sinks;
+
+/// <summary>Start-up checks of <see cref="SinkOptions"/> and <see cref="FaultOptions"/>.</summary>
+public sealed class SinkOptionsValidator : IValidateOptions<SinkOptions>, IValidateOptions<FaultOptions>
+{
+    public ValidateOptionsResult Validate(string? name, SinkOptions options) =>
+        new OptionChecks(SinkOptions.SectionName)
+            .Defined(nameof(options.Default), options.Default)
+            .Defined(nameof(options.Job), options.Job)
+            .Defined(nameof(options.Metric), options.Metric)
+            .Defined(nameof(options.Log), options.Log)
+            .Range(nameof(options.RecentCapacity), options.RecentCapacity, 1, 1_000_000)
+            .Result();
+
+    public ValidateOptionsResult Validate(string? name, FaultOptions options) =>
+        new OptionChecks(FaultOptions.SectionName)
+            .Range(nameof(options.DropOneIn), options.DropOneIn, 0, int.MaxValue, "0 turns dropping off")
+            .Range(nameof(options.DelayMilliseconds), options.DelayMilliseconds, 0, 600_000)
+            .Result();
+}

@@ -1,0 +1,72 @@
+using Ingest.Core.Contract;
+using Ingest.Core.Events;
+using Ingest.Core.Forwarding;
+using Ingest.Core.Parsing;
+using Ingest.Core.Problems;
+using Ingest.Hosting.Internal;
+using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.Options;
+
+namespace Ingest.Hosting;
+
+/// <summary>
+/// The front-end's <c>POST /ingest/event</c>, in two halves every API style shares: <see cref="ReadAsync"/>
+/// (content type, body, parse, validate, normalise) and <see cref="ForwardAsync"/> (to the back-ends).
+/// MVC runs the first half in its input formatter and the second in its action; the other styles run both.
+/// </summary>
+public sealed class FrontEndHandler(IngestRequestReader reader, IEventForwarder forwarder, ResponseWriter writer, IOptions<IngestOptions> options)
+{
+    private readonly int _maxBodyBytes = options.Value.MaxBodyBytes;
+
+    public ResponseWriter Writer => writer;
+
+    public async ValueTask<ParsedRequest> ReadAsync(HttpRequest request, CancellationToken cancellationToken)
+    {
+        if (!MediaTypes.TryGetFormat(request.ContentType, out var format))
+        {
+            return ParsedRequest.Rejected(UnsupportedMediaType(request.ContentType));
+        }
+
+        var (body, problem) = await RequestBodyReader.ReadAsync(request, _maxBodyBytes, cancellationToken);
+        if (problem is not null)
+        {
+            return ParsedRequest.Rejected(problem);
+        }
+
+        // The request's events, held while they are forwarded: one list per request, deliberately.
+        var events = new List<IngestEvent>();
+        try
+        {
+            problem = reader.Read(body.Memory, format, events);
+        }
+        finally
+        {
+            body.Return();
+        }
+
+        return problem is null ? ParsedRequest.Accepted(events) : ParsedRequest.Rejected(problem);
+    }
+
+    internal async ValueTask<Outcome> ForwardAsync(ParsedRequest parsed, CancellationToken cancellationToken)
+    {
+        if (parsed.Problem is { } rejected)
+        {
+            return rejected;
+        }
+
+        var problem = await forwarder.ForwardAsync(parsed.Events, cancellationToken);
+        return problem ?? new Outcome(parsed.Events.Count, null);
+    }
+
+    /// <summary>Both halves, then the answer: for the styles that own the whole request.</summary>
+    public async Task HandleAsync(HttpContext context)
+    {
+        var parsed = await ReadAsync(context.Request, context.RequestAborted);
+        var outcome = await ForwardAsync(parsed, context.RequestAborted);
+        await writer.WriteOutcomeAsync(context.Response, outcome, static n => new IngestAck { Accepted = n });
+    }
+
+    internal static IngestProblem UnsupportedMediaType(string? contentType) =>
+        IngestProblem.Create(ProblemKind.UnsupportedMediaType,
+            $"Content-Type '{contentType}' is not accepted: send {MediaTypes.Json} or {MediaTypes.Ndjson} (UTF-8).");
+}

@@ -1,0 +1,42 @@
+using Ingest.Core.Forwarding;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Http;
+using Microsoft.Extensions.Options;
+
+namespace Ingest.Hosting;
+
+/// <summary>The front-end's forwarding: client strategy, protocol, per-event or batched.</summary>
+public static class IngestForwardingExtensions
+{
+    public static WebApplicationBuilder AddIngestForwarding(this WebApplicationBuilder builder)
+    {
+        var services = builder.Services;
+        services.AddOptions<ForwardingOptions>().BindConfiguration(ForwardingOptions.SectionName).ValidateOnStart();
+        services.AddSingleton<IValidateOptions<ForwardingOptions>, ForwardingOptionsValidator>();
+        services.AddSingleton<BackEndHandlerFactory>();
+
+        // The typed client for ClientStrategy.Factory; registering it costs nothing when another strategy runs.
+        services.AddHttpClient<BackEndHttpClient>()
+            .ConfigurePrimaryHttpMessageHandler(static sp => sp.GetRequiredService<BackEndHandlerFactory>().Create())
+            .ConfigureHttpClient(static client => client.Timeout = Timeout.InfiniteTimeSpan);
+        services.AddOptions<HttpClientFactoryOptions>(nameof(BackEndHttpClient))
+            .Configure<IOptions<ForwardingOptions>>(static (factory, forwarding) =>
+                factory.HandlerLifetime = TimeSpan.FromSeconds(forwarding.Value.HandlerLifetimeSeconds));
+
+        services.AddSingleton(static sp =>
+            BackEndClientSources.Create(Forwarding(sp).ClientStrategy, sp.GetRequiredService<BackEndHandlerFactory>(), sp));
+        services.AddSingleton<BackEndForwarder>();
+        services.AddSingleton<IEventForwarder>(static sp => Forwarding(sp).Mode == ForwardingMode.Batched
+            ? new BatchingForwarder(sp.GetRequiredService<BackEndForwarder>(), sp.GetRequiredService<IOptions<ForwardingOptions>>())
+            : sp.GetRequiredService<BackEndForwarder>());
+
+        services.AddStartupFact("clients", static sp => Forwarding(sp).ClientStrategy.ToString());
+        services.AddStartupFact("forwarding", static sp => Forwarding(sp).Mode.ToString());
+        services.AddStartupFact("protocol", static sp => Forwarding(sp).Protocol.ToString());
+        services.AddStartupFact("backends", static sp => string.Join(",", Forwarding(sp).BackEnds));
+        return builder;
+    }
+
+    private static ForwardingOptions Forwarding(IServiceProvider services) => services.GetRequiredService<IOptions<ForwardingOptions>>().Value;
+}

@@ -1,0 +1,115 @@
+using System.Diagnostics.CodeAnalysis;
+using Ingest.Core.Parsing;
+using Ingest.Core.Serialization;
+using Ingest.Hosting.Internal;
+using Ingest.Hosting.Minimal;
+using Ingest.Hosting.Mvc;
+using Ingest.Hosting.Raw;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.Options;
+
+namespace Ingest.Hosting;
+
+/// <summary>The host wiring both services share: options, serializer, Kestrel limits, API style, start-up line.</summary>
+public static class IngestHostExtensions
+{
+    /// <summary>
+    /// Everything a service of <paramref name="role"/> needs except its own concern (forwarding or sinks):
+    /// the <c>Ingest</c> options validated at start-up, the serializer they name, Kestrel's body limit, the
+    /// role's request handler, the API style's services, and the start-up report.
+    /// </summary>
+    public static WebApplicationBuilder AddIngestHost(this WebApplicationBuilder builder, ServiceRole role)
+    {
+        var services = builder.Services;
+        services.AddSingleton(new HostRole(role));
+        services.AddOptions<IngestOptions>().BindConfiguration(IngestOptions.SectionName).ValidateOnStart();
+        services.AddSingleton<IValidateOptions<IngestOptions>, IngestOptionsValidator>();
+        services.TryAddSingleton(TimeProvider.System);
+        services.AddSingleton(static sp => IngestSerializers.Create(sp.GetRequiredService<IOptions<IngestOptions>>().Value.Serializer));
+        services.AddSingleton<ResponseWriter>();
+        services.AddOptions<KestrelServerOptions>()
+            .Configure<IOptions<IngestOptions>>(static (kestrel, ingest) => kestrel.Limits.MaxRequestBodySize = ingest.Value.MaxBodyBytes);
+
+        if (role == ServiceRole.FrontEnd)
+        {
+            services.AddSingleton(static sp => new IngestRequestReader(
+                sp.GetRequiredService<IIngestSerializer>(),
+                sp.GetRequiredService<TimeProvider>(),
+                sp.GetRequiredService<IOptions<IngestOptions>>().Value.MaxBatchEvents));
+            services.AddSingleton<FrontEndHandler>();
+        }
+        else
+        {
+            services.AddSingleton<ForwardBodyReader>();
+            services.AddSingleton<BackEndHandler>();
+        }
+
+        // The API style decides which services exist, so it is read now; the validator re-checks it at start.
+        var style = builder.Configuration.GetSection(IngestOptions.SectionName).GetValue(nameof(IngestOptions.ApiStyle), ApiStyle.Minimal);
+        if (style == ApiStyle.Mvc)
+        {
+            AddMvc(services, role);
+        }
+
+        services.AddStartupFact("role", _ => role.ToString());
+        services.AddStartupFact("api", static sp => Ingest(sp).ApiStyle.ToString());
+        services.AddStartupFact("serializer", static sp => Ingest(sp).Serializer.ToString());
+        services.AddStartupFact("gc", static _ => RuntimeDescription.GcMode());
+        services.AddStartupFact("concurrent", static _ => RuntimeDescription.Concurrent());
+        services.AddStartupFact("datas", static _ => RuntimeDescription.Datas());
+        services.AddStartupFact("heaps", static _ => RuntimeDescription.Heaps());
+        services.AddStartupFact("aot", static _ => RuntimeDescription.Aot());
+        services.AddStartupFact("runtime", static _ => RuntimeDescription.Runtime().Replace(' ', '-'));
+        services.AddStartupFact("pid", static _ => Environment.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        services.AddHostedService<StartupReport>();
+        return builder;
+    }
+
+    /// <summary>Maps the role's contract in the configured API style.</summary>
+    public static WebApplication MapIngestApi(this WebApplication app)
+    {
+        var role = app.Services.GetRequiredService<HostRole>().Role;
+        switch (Ingest(app.Services).ApiStyle)
+        {
+            case ApiStyle.Mvc:
+                MapMvc(app);
+                break;
+            case ApiStyle.Raw:
+                var raw = ActivatorUtilities.CreateInstance<RawApi>(app.Services, role);
+                app.Run(raw.InvokeAsync);
+                break;
+            default:
+                if (role == ServiceRole.FrontEnd)
+                {
+                    MinimalApi.MapFrontEnd(app);
+                }
+                else
+                {
+                    MinimalApi.MapBackEnd(app);
+                }
+
+                break;
+        }
+
+        return app;
+    }
+
+    /// <summary>Adds a <c>name=value</c> pair to the start-up line.</summary>
+    public static IServiceCollection AddStartupFact(this IServiceCollection services, string name, Func<IServiceProvider, string> value) =>
+        services.AddSingleton(new StartupFact(name, value));
+
+    private static IngestOptions Ingest(IServiceProvider services) => services.GetRequiredService<IOptions<IngestOptions>>().Value;
+
+    [UnconditionalSuppressMessage("Trimming", "IL2026", Justification = "IngestOptionsValidator refuses ApiStyle=Mvc when dynamic code is unavailable (Native AOT).")]
+    private static void AddMvc(IServiceCollection services, ServiceRole role) => MvcApi.AddServices(services, role);
+
+    [UnconditionalSuppressMessage("Trimming", "IL2026", Justification = "As AddMvc.")]
+    private static void MapMvc(WebApplication app) => MvcApi.Map(app, app.Services.GetRequiredService<ResponseWriter>());
+
+    /// <summary>The role of this process, registered once so style-specific code can ask for it.</summary>
+    internal sealed record HostRole(ServiceRole Role);
+}

@@ -1,0 +1,35 @@
+using Ingest.Core.Sinks;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Options;
+
+namespace Ingest.Hosting;
+
+/// <summary>The back-end's sinks: which store gets each event type, and the statistics behind /ingest/stats.</summary>
+public static class IngestSinkExtensions
+{
+    public static WebApplicationBuilder AddIngestSinks(this WebApplicationBuilder builder)
+    {
+        var services = builder.Services;
+        services.AddOptions<SinkOptions>().BindConfiguration(SinkOptions.SectionName).ValidateOnStart();
+        services.AddOptions<FaultOptions>().BindConfiguration(FaultOptions.SectionName).ValidateOnStart();
+        services.AddSingleton<SinkOptionsValidator>();
+        services.AddSingleton<IValidateOptions<SinkOptions>>(static sp => sp.GetRequiredService<SinkOptionsValidator>());
+        services.AddSingleton<IValidateOptions<FaultOptions>>(static sp => sp.GetRequiredService<SinkOptionsValidator>());
+        services.AddSingleton<SinkStatistics>();
+        services.AddSingleton<SinkRouter>();
+        services.AddSingleton<EventPersister>();
+
+        services.AddStartupFact("sinks", static sp =>
+        {
+            var router = sp.GetRequiredService<SinkRouter>();
+            return $"job:{router.SinkFor(Core.Events.EventType.Job).Kind},metric:{router.SinkFor(Core.Events.EventType.Metric).Kind},log:{router.SinkFor(Core.Events.EventType.Log).Kind}";
+        });
+        services.AddStartupFact("faults", static sp =>
+        {
+            var faults = sp.GetRequiredService<IOptions<FaultOptions>>().Value;
+            return faults.DropOneIn == 0 && faults.DelayMilliseconds == 0 ? "none" : $"drop-one-in:{faults.DropOneIn},delay-ms:{faults.DelayMilliseconds}";
+        });
+        return builder;
+    }
+}

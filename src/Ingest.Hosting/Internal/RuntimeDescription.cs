@@ -1,0 +1,26 @@
+using System.Runtime;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+
+namespace Ingest.Hosting.Internal;
+
+/// <summary>The effective runtime settings a result depends on, read from the runtime itself rather than
+/// from configuration, so the start-up line shows what really runs.</summary>
+internal static class RuntimeDescription
+{
+    public static string GcMode() => GCSettings.IsServerGC ? "Server" : "Workstation";
+
+    public static string Concurrent() => Setting("ConcurrentGC") is true ? "on" : "off";
+
+    /// <summary>DATAS (dynamic adaptation to application sizes) only acts with Server GC.</summary>
+    public static string Datas() =>
+        GCSettings.IsServerGC && Convert.ToInt64(Setting("GCDynamicAdaptationMode") ?? 0L, System.Globalization.CultureInfo.InvariantCulture) == 1 ? "on" : "off";
+
+    public static string Heaps() => Convert.ToString(Setting("HeapCount") ?? 1, System.Globalization.CultureInfo.InvariantCulture) ?? "1";
+
+    public static string Runtime() => RuntimeInformation.FrameworkDescription;
+
+    public static string Aot() => RuntimeFeature.IsDynamicCodeSupported ? "no" : "yes";
+
+    private static object? Setting(string name) => GC.GetConfigurationVariables().TryGetValue(name, out var value) ? value : null;
+}
