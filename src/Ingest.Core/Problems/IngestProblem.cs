@@ -70,6 +70,7 @@ public sealed class IngestProblem
         ProblemKind.MissingField => (400, "missing-field", "A required field is missing."),
         ProblemKind.UnknownType => (400, "unknown-type", "The event type is not known."),
         ProblemKind.PayloadTooLarge => (413, "payload-too-large", "The request is too large."),
+        ProblemKind.RequestTimeout => (408, "request-timeout", "The request body arrived too slowly."),
         ProblemKind.UnsupportedMediaType => (415, "unsupported-media-type", "The content type is not supported."),
         ProblemKind.Overloaded => (503, "overloaded", "The service is overloaded; retry later."),
         ProblemKind.BackEndFailed => (502, "backend-failed", "The back-end did not accept the events."),

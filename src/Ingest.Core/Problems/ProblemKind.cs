@@ -10,6 +10,7 @@ public enum ProblemKind
     MissingField,
     UnknownType,
     PayloadTooLarge,
+    RequestTimeout,
     UnsupportedMediaType,
     Overloaded,
     BackEndFailed,

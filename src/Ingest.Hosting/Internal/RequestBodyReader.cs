@@ -58,9 +58,12 @@ internal static class RequestBodyReader
         {
             // Kestrel's own verdicts on the body: truncated content, bad chunking, its size limit.
             ArrayPool<byte>.Shared.Return(array);
-            var problem = ex.StatusCode == StatusCodes.Status413PayloadTooLarge
-                ? TooLarge(maxBytes)
-                : IngestProblem.Create(ProblemKind.MalformedJson, $"The request body could not be read: {ex.Message}");
+            var problem = ex.StatusCode switch
+            {
+                StatusCodes.Status413PayloadTooLarge => TooLarge(maxBytes),
+                StatusCodes.Status408RequestTimeout => IngestProblem.Create(ProblemKind.RequestTimeout, $"The body arrived too slowly: {ex.Message}"),
+                _ => IngestProblem.Create(ProblemKind.MalformedJson, $"The request body could not be read: {ex.Message}"),
+            };
             return (default, problem);
         }
         catch

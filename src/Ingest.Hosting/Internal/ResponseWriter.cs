@@ -43,12 +43,23 @@ public sealed class ResponseWriter(IIngestSerializer serializer)
 
     public Task WriteProblemAsync(HttpResponse response, IngestProblem problem)
     {
+        ApplyProblemHeaders(response, problem);
+        return WriteJsonAsync(response, problem, problem.Status, IngestProblem.MediaType);
+    }
+
+    /// <summary>The headers a problem answer needs besides its body; every style calls this.</summary>
+    public static void ApplyProblemHeaders(HttpResponse response, IngestProblem problem)
+    {
         if (problem.RetryAfterSeconds() is { } seconds)
         {
             response.Headers.RetryAfter = seconds.ToString(System.Globalization.CultureInfo.InvariantCulture);
         }
 
-        return WriteJsonAsync(response, problem, problem.Status, IngestProblem.MediaType);
+        if (problem.Status == StatusCodes.Status413PayloadTooLarge)
+        {
+            // The rest of the body was never read: the connection cannot carry another request.
+            response.Headers.Connection = "close";
+        }
     }
 
     internal Task WriteOutcomeAsync<TAck>(HttpResponse response, Outcome outcome, Func<int, TAck> ack)

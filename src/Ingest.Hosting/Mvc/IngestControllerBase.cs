@@ -1,4 +1,3 @@
-using System.Globalization;
 using Ingest.Core.Problems;
 using Ingest.Hosting.Internal;
 using Microsoft.AspNetCore.Mvc;
@@ -15,11 +14,7 @@ public abstract class IngestControllerBase : ControllerBase
 
     private protected IActionResult Problem(IngestProblem problem)
     {
-        if (problem.RetryAfterSeconds() is { } seconds)
-        {
-            Response.Headers.RetryAfter = seconds.ToString(CultureInfo.InvariantCulture);
-        }
-
+        ResponseWriter.ApplyProblemHeaders(Response, problem);
         return new ObjectResult(problem) { StatusCode = problem.Status, ContentTypes = { IngestProblem.MediaType } };
     }
 }

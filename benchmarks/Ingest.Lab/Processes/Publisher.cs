@@ -1,0 +1,41 @@
+using System.Diagnostics;
+
+namespace Ingest.Lab.Processes;
+
+/// <summary>Publishes an app (Release, framework-dependent) once per lab run, into the artifacts folder.</summary>
+internal sealed class Publisher(RepositoryLayout layout, TextWriter log)
+{
+    private readonly Dictionary<string, string> _published = [];
+
+    /// <summary>Publishes <paramref name="project"/> and returns the path of its main dll.</summary>
+    public async Task<string> PublishAsync(string project, CancellationToken cancellationToken, params string[] properties)
+    {
+        var key = project + string.Join(";", properties);
+        if (_published.TryGetValue(key, out var existing))
+        {
+            return existing;
+        }
+
+        var output = Path.Combine(layout.Artifacts, project + (properties.Length == 0 ? "" : "-" + string.Join("-", properties).Replace('=', '_')));
+        var arguments = new List<string> { "publish", layout.Project(project), "-c", "Release", "-o", output, "--nologo", "-v", "quiet" };
+        foreach (var property in properties)
+        {
+            arguments.Add("-p:" + property);
+        }
+
+        log.WriteLine($"  publishing {project} {string.Join(" ", properties)}");
+        var start = new ProcessStartInfo("dotnet", arguments) { RedirectStandardOutput = true, RedirectStandardError = true };
+        using var process = Process.Start(start) ?? throw new InvalidOperationException("Could not start dotnet publish.");
+        var stdout = process.StandardOutput.ReadToEndAsync(cancellationToken);
+        var stderr = process.StandardError.ReadToEndAsync(cancellationToken);
+        await process.WaitForExitAsync(cancellationToken);
+        if (process.ExitCode != 0)
+        {
+            throw new InvalidOperationException($"dotnet publish {project} failed ({process.ExitCode}):\n{await stdout}\n{await stderr}");
+        }
+
+        var dll = Path.Combine(output, project + ".dll");
+        _published[key] = dll;
+        return dll;
+    }
+}

@@ -1,0 +1,69 @@
+using System.Net;
+using Ingest.Core.Events;
+using Ingest.Core.Forwarding;
+using Ingest.Core.Samples;
+using Ingest.Core.Serialization;
+using Ingest.Core.Sinks;
+using Ingest.Hosting.Tests.Infrastructure;
+
+namespace Ingest.Hosting.Tests;
+
+/// <summary>Every serializer × client strategy × API style × forwarding mode runs the real front-end against the
+/// real back-end on loopback, and the back-end's counts must match what was sent exactly.</summary>
+public sealed class FlowMatrixTests
+{
+    public static TheoryData<SerializerKind, ClientStrategy, ApiStyle, ForwardingMode> Matrix()
+    {
+        var data = new TheoryData<SerializerKind, ClientStrategy, ApiStyle, ForwardingMode>();
+        foreach (var serializer in Enum.GetValues<SerializerKind>())
+        {
+            foreach (var strategy in Enum.GetValues<ClientStrategy>())
+            {
+                foreach (var style in Enum.GetValues<ApiStyle>())
+                {
+                    foreach (var mode in Enum.GetValues<ForwardingMode>())
+                    {
+                        data.Add(serializer, strategy, style, mode);
+                    }
+                }
+            }
+        }
+
+        return data;
+    }
+
+    [Theory]
+    [MemberData(nameof(Matrix))]
+    public async Task FrontEndForwardsEveryPayloadToTheBackEnd(SerializerKind serializer, ClientStrategy strategy, ApiStyle style, ForwardingMode mode)
+    {
+        await using var flow = await Flow.StartAsync(new FlowConfiguration(serializer, strategy, style, mode));
+
+        await AcceptedAsync(flow, SamplePayloads.Classic, 1);
+        await AcceptedAsync(flow, SamplePayloads.Job(1), 1);
+        await AcceptedAsync(flow, SamplePayloads.Metric(2), 1);
+        await AcceptedAsync(flow, SamplePayloads.Log(3), 1);
+        await AcceptedAsync(flow, SamplePayloads.JsonArray(100), 100);
+        await AcceptedAsync(flow, SamplePayloads.Ndjson(100), 100, "application/x-ndjson");
+
+        var (jobs, metrics, logs) = SamplePayloads.MixedCounts(100);
+        var stats = flow.Stats();
+        Assert.Equal(204, stats.Total);
+        Assert.Equal(2 + (2 * jobs), stats.ByType.Job);
+        Assert.Equal(1 + (2 * metrics), stats.ByType.Metric);
+        Assert.Equal(1 + (2 * logs), stats.ByType.Log);
+
+        var classic = Assert.IsType<MemorySink>(flow.BackEnd.Get<SinkRouter>().SinkFor(EventType.Job)).Recent()[0];
+        Assert.Equal(("classic", "c4bb6d130003", "ab7b85dcac72", "Success: process exited with code 0."), (classic.Source, classic.JobId, classic.ContainerId, classic.Status));
+        Assert.Equal(DateTimeKind.Utc, classic.ReceivedAt.Kind);
+        Assert.True(DateTime.UtcNow - classic.ReceivedAt < TimeSpan.FromMinutes(1));
+    }
+
+    private static async Task AcceptedAsync(Flow flow, string body, int count, string contentType = "application/json")
+    {
+        using var response = await flow.Client.PostEventAsync(body, contentType);
+        var json = await response.JsonAsync();
+        Assert.True(response.StatusCode == HttpStatusCode.OK, json.ToJsonString());
+        Assert.Equal("application/json", response.Content.Headers.ContentType?.MediaType);
+        Assert.Equal(count, (int)json["accepted"]!);
+    }
+}

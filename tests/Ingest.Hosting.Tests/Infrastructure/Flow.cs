@@ -1,0 +1,44 @@
+using Ingest.Core.Contract;
+
+namespace Ingest.Hosting.Tests.Infrastructure;
+
+/// <summary>A back-end and a front-end forwarding to it, both on loopback, and a client for the front-end.</summary>
+internal sealed class Flow : IAsyncDisposable
+{
+    private Flow(ServiceHost backEnd, ServiceHost frontEnd)
+    {
+        BackEnd = backEnd;
+        FrontEnd = frontEnd;
+        Client = TestClient.Create(frontEnd.BaseAddress);
+    }
+
+    public ServiceHost BackEnd { get; }
+
+    public ServiceHost FrontEnd { get; }
+
+    public HttpClient Client { get; }
+
+    public static async Task<Flow> StartAsync(FlowConfiguration configuration, Dictionary<string, string?>? frontEndExtra = null, Dictionary<string, string?>? backEndExtra = null)
+    {
+        var backEnd = await ServiceHost.StartAsync(ServiceRole.BackEnd, configuration.BackEnd(backEndExtra));
+        try
+        {
+            var frontEnd = await ServiceHost.StartAsync(ServiceRole.FrontEnd, configuration.FrontEnd([backEnd.BaseAddress], frontEndExtra));
+            return new Flow(backEnd, frontEnd);
+        }
+        catch
+        {
+            await backEnd.DisposeAsync();
+            throw;
+        }
+    }
+
+    public IngestStats Stats() => BackEnd.Get<BackEndHandler>().Stats();
+
+    public async ValueTask DisposeAsync()
+    {
+        Client.Dispose();
+        await FrontEnd.DisposeAsync();
+        await BackEnd.DisposeAsync();
+    }
+}

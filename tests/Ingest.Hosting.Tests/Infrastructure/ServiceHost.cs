@@ -1,0 +1,73 @@
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Hosting.Server;
+using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+
+namespace Ingest.Hosting.Tests.Infrastructure;
+
+/// <summary>
+/// One service on real Kestrel, bound to an ephemeral loopback port, wired exactly as the apps' Program.cs
+/// wires it (the same three calls), with configuration from the test.
+/// </summary>
+internal sealed class ServiceHost : IAsyncDisposable
+{
+    private ServiceHost(WebApplication app, Uri baseAddress)
+    {
+        App = app;
+        BaseAddress = baseAddress;
+    }
+
+    public WebApplication App { get; }
+
+    public Uri BaseAddress { get; }
+
+    public static async Task<ServiceHost> StartAsync(ServiceRole role, IDictionary<string, string?> settings, string url = "http://127.0.0.1:0", ILoggerProvider? logs = null)
+    {
+        var builder = WebApplication.CreateSlimBuilder();
+        builder.Configuration.AddInMemoryCollection(settings);
+        builder.WebHost.UseUrls(url);
+        builder.Logging.ClearProviders();
+        if (logs is not null)
+        {
+            builder.Logging.AddProvider(logs);
+        }
+
+        builder.AddIngestHost(role);
+        if (role == ServiceRole.FrontEnd)
+        {
+            builder.AddIngestForwarding();
+        }
+        else
+        {
+            builder.AddIngestSinks();
+        }
+
+        var app = builder.Build();
+        app.MapIngestApi();
+        try
+        {
+            await app.StartAsync();
+        }
+        catch
+        {
+            await app.DisposeAsync();
+            throw;
+        }
+
+        var address = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First();
+        // A Unix socket address ("http://unix:/path") is no URI a client can use; tests that bind one know their path.
+        return new ServiceHost(app, address.Contains("unix:", StringComparison.Ordinal) ? new Uri("http://localhost/") : new Uri(address));
+    }
+
+    public T Get<T>()
+        where T : notnull => App.Services.GetRequiredService<T>();
+
+    public async ValueTask DisposeAsync()
+    {
+        await App.StopAsync();
+        await App.DisposeAsync();
+    }
+}

@@ -1,0 +1,62 @@
+using System.Net;
+using Ingest.Core.Forwarding;
+using Ingest.Core.Samples;
+using Ingest.Hosting.Tests.Infrastructure;
+
+namespace Ingest.Hosting.Tests;
+
+/// <summary>Under concurrency every request is answered 200 and the back-end counts exactly what was sent.</summary>
+public sealed class NoLossTests
+{
+    private const int Requests = 5_000;
+    private const int Connections = 64;
+
+    public static TheoryData<ClientStrategy, ForwardingMode> StrategiesAndModes()
+    {
+        var data = new TheoryData<ClientStrategy, ForwardingMode>();
+        foreach (var strategy in Enum.GetValues<ClientStrategy>())
+        {
+            foreach (var mode in Enum.GetValues<ForwardingMode>())
+            {
+                data.Add(strategy, mode);
+            }
+        }
+
+        return data;
+    }
+
+    [Theory]
+    [MemberData(nameof(StrategiesAndModes))]
+    public async Task FiveThousandConcurrentClassicPayloadsAreAllPersisted(ClientStrategy strategy, ForwardingMode mode)
+    {
+        // Blocking on .Result starves the thread pool until it has grown a thread per waiting request: the
+        // original's failure mode, reproduced on purpose, and here worse, as both services share this test's pool.
+        // Its forwards and requests are given the time that takes; the point here is that none is lost.
+        var blocking = strategy == ClientStrategy.PerRequestBlocking;
+        await using var flow = await Flow.StartAsync(
+            new FlowConfiguration(Strategy: strategy, Mode: mode),
+            frontEndExtra: blocking ? new() { ["Forwarding:TimeoutMilliseconds"] = "120000" } : null);
+        using var client = TestClient.Create(flow.FrontEnd.BaseAddress, Connections);
+        client.Timeout = blocking ? TimeSpan.FromMinutes(3) : client.Timeout;
+        var next = -1;
+        var failures = new System.Collections.Concurrent.ConcurrentBag<string>();
+
+        async Task WorkerAsync()
+        {
+            while (Interlocked.Increment(ref next) < Requests)
+            {
+                using var response = await client.PostEventAsync(SamplePayloads.Classic);
+                if (response.StatusCode != HttpStatusCode.OK)
+                {
+                    failures.Add($"{(int)response.StatusCode} {await response.Content.ReadAsStringAsync()}");
+                }
+            }
+        }
+
+        await Task.WhenAll(Enumerable.Range(0, Connections).Select(_ => Task.Run(WorkerAsync)));
+
+        Assert.Empty(failures);
+        Assert.Equal(Requests, flow.Stats().Total);
+        Assert.Equal(Requests, flow.Stats().ByType.Job);
+    }
+}

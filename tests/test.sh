@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Runs every test of the repository — the .NET suites and the Go baseline's — and ends with one line:
+#   tests: N passed, N failed
+# It installs what the tests need on a fresh machine (Debian packages) first.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+source tests/lib/debian.sh
+
+results=$(mktemp -d)
+trap 'rm -rf "$results"' EXIT
+
+# Debian packages the suites use (real processes and peers, never mocks).
+ensure_debian_packages curl || echo "Continuing: the tests that need a missing package will fail and say so."
+
+dotnet build Ingest.sln -c Release --nologo -v quiet
+dotnet_exit=$?
+
+# One run per test project, each with its own TRX file, so no two results can land in one file name.
+for project in tests/*/*.Tests.csproj; do
+    name=$(basename "$project" .csproj)
+    dotnet test "$project" -c Release --no-build --nologo \
+        --logger "trx;LogFileName=$name.trx" --results-directory "$results/dotnet" \
+        -- RunConfiguration.TreatNoTestsAsError=true || dotnet_exit=$?
+done
+
+passed=0
+failed=0
+for trx in "$results"/dotnet/*.trx; do
+    [ -f "$trx" ] || continue
+    counters=$(grep -o '<Counters [^>]*>' "$trx" | head -n 1)
+    p=$(echo "$counters" | grep -o 'passed="[0-9]*"' | grep -o '[0-9]*')
+    f=$(echo "$counters" | grep -o 'failed="[0-9]*"' | grep -o '[0-9]*')
+    passed=$((passed + ${p:-0}))
+    failed=$((failed + ${f:-0}))
+done
+
+# A build failure or a crashed test host produces no counters: count it as a failure, never as silence.
+if [ "$dotnet_exit" -ne 0 ] && [ "$failed" -eq 0 ]; then
+    failed=$((failed + 1))
+    echo "dotnet test exited with $dotnet_exit without a failed test: counted as one failure."
+fi
+
+echo "tests: $passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
