@@ -6,7 +6,7 @@ using Ingest.Hosting.Tests.Infrastructure;
 namespace Ingest.Hosting.Tests;
 
 /// <summary>Under concurrency every request is answered 200 and the back-end counts exactly what was sent.</summary>
-[Collection(SerialCollection.Name)]
+[Collection(IsolatedTests.Name)]
 public sealed class NoLossTests
 {
     private const int Requests = 5_000;

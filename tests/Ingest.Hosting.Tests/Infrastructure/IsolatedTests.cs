@@ -6,7 +6,7 @@ namespace Ingest.Hosting.Tests.Infrastructure;
 /// collection on its own, after the parallel ones.
 /// </summary>
 [CollectionDefinition(Name, DisableParallelization = true)]
-public sealed class SerialCollection
+public sealed class IsolatedTests
 {
     public const string Name = "Serial: starves the thread pool";
 }
