@@ -1,5 +1,4 @@
 using Ingest.Core.Contract;
-using Ingest.Core.Events;
 using Ingest.Core.Parsing;
 using Ingest.Core.Problems;
 using Ingest.Core.Sinks;
@@ -16,31 +15,20 @@ public sealed class BackEndHandler(ForwardBodyReader reader, EventPersister pers
 
     public ResponseWriter Writer => writer;
 
-    public async ValueTask<ParsedRequest> ReadAsync(HttpRequest request, CancellationToken cancellationToken)
+    public ValueTask<ParsedRequest> ReadAsync(HttpRequest request, CancellationToken cancellationToken)
     {
         if (!MediaTypes.TryGetFormat(request.ContentType, out var format) || format != PayloadFormat.Json)
         {
-            return ParsedRequest.Rejected(IngestProblem.Create(ProblemKind.UnsupportedMediaType,
-                $"Content-Type '{request.ContentType}' is not accepted: send {MediaTypes.Json}."));
+            return ValueTask.FromResult(ParsedRequest.Rejected(IngestProblem.Create(ProblemKind.UnsupportedMediaType,
+                $"Content-Type '{request.ContentType}' is not accepted: send {MediaTypes.Json}.")));
         }
 
-        var (body, problem) = await RequestBodyReader.ReadAsync(request, _maxBodyBytes, cancellationToken);
-        if (problem is not null)
-        {
-            return ParsedRequest.Rejected(problem);
-        }
-
-        var events = new List<IngestEvent>();
-        try
-        {
-            problem = reader.Read(body.Memory, events);
-        }
-        finally
-        {
-            body.Return();
-        }
-
-        return problem is null ? ParsedRequest.Accepted(events) : ParsedRequest.Rejected(problem);
+        return RequestBodyReader.ReadEventsAsync(
+            request,
+            _maxBodyBytes,
+            reader,
+            static (reader, body, events) => reader.Read(body, events),
+            cancellationToken);
     }
 
     internal async ValueTask<Outcome> PersistAsync(ParsedRequest parsed, CancellationToken cancellationToken)

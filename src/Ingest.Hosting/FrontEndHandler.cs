@@ -1,5 +1,4 @@
 using Ingest.Core.Contract;
-using Ingest.Core.Events;
 using Ingest.Core.Forwarding;
 using Ingest.Core.Parsing;
 using Ingest.Core.Problems;
@@ -20,31 +19,19 @@ public sealed class FrontEndHandler(IngestRequestReader reader, IEventForwarder 
 
     public ResponseWriter Writer => writer;
 
-    public async ValueTask<ParsedRequest> ReadAsync(HttpRequest request, CancellationToken cancellationToken)
+    public ValueTask<ParsedRequest> ReadAsync(HttpRequest request, CancellationToken cancellationToken)
     {
         if (!MediaTypes.TryGetFormat(request.ContentType, out var format))
         {
-            return ParsedRequest.Rejected(UnsupportedMediaType(request.ContentType));
+            return ValueTask.FromResult(ParsedRequest.Rejected(UnsupportedMediaType(request.ContentType)));
         }
 
-        var (body, problem) = await RequestBodyReader.ReadAsync(request, _maxBodyBytes, cancellationToken);
-        if (problem is not null)
-        {
-            return ParsedRequest.Rejected(problem);
-        }
-
-        // The request's events, held while they are forwarded: one list per request, deliberately.
-        var events = new List<IngestEvent>();
-        try
-        {
-            problem = reader.Read(body.Memory, format, events);
-        }
-        finally
-        {
-            body.Return();
-        }
-
-        return problem is null ? ParsedRequest.Accepted(events) : ParsedRequest.Rejected(problem);
+        return RequestBodyReader.ReadEventsAsync(
+            request,
+            _maxBodyBytes,
+            (reader, format),
+            static (state, body, events) => state.reader.Read(body, state.format, events),
+            cancellationToken);
     }
 
     internal async ValueTask<Outcome> ForwardAsync(ParsedRequest parsed, CancellationToken cancellationToken)

@@ -1,4 +1,5 @@
 using System.Buffers;
+using Ingest.Core.Events;
 using Ingest.Core.Problems;
 using Microsoft.AspNetCore.Http;
 
@@ -13,6 +14,35 @@ internal static class RequestBodyReader
 {
     // Enough for the classic payload and small batches without growing; Content-Length sizes it exactly otherwise.
     private const int InitialSize = 4096;
+
+    /// <summary>Reads the body and hands it to <paramref name="parse"/>, which fills the event list or names the
+    /// problem; the pooled buffer is returned before the events travel on (they own their strings).</summary>
+    public static async ValueTask<ParsedRequest> ReadEventsAsync<TState>(
+        HttpRequest request,
+        int maxBytes,
+        TState state,
+        Func<TState, ReadOnlyMemory<byte>, List<IngestEvent>, IngestProblem?> parse,
+        CancellationToken cancellationToken)
+    {
+        var (body, problem) = await ReadAsync(request, maxBytes, cancellationToken);
+        if (problem is not null)
+        {
+            return ParsedRequest.Rejected(problem);
+        }
+
+        // The request's events, held while they are forwarded or persisted: one list per request, deliberately.
+        var events = new List<IngestEvent>();
+        try
+        {
+            problem = parse(state, body.Memory, events);
+        }
+        finally
+        {
+            body.Return();
+        }
+
+        return problem is null ? ParsedRequest.Accepted(events) : ParsedRequest.Rejected(problem);
+    }
 
     public static async ValueTask<(PooledBody Body, IngestProblem? Problem)> ReadAsync(HttpRequest request, int maxBytes, CancellationToken cancellationToken)
     {
