@@ -4,7 +4,7 @@ using System.Text.Json.Nodes;
 using Ingest.Core.Forwarding;
 using Ingest.Core.Samples;
 using Ingest.Core.Serialization;
-using Ingest.Hosting.Tests.Infrastructure;
+using Ingest.Testing;
 
 namespace Ingest.Hosting.Tests;
 

@@ -1,7 +1,7 @@
 using System.Net;
 using Ingest.Core.Forwarding;
 using Ingest.Core.Samples;
-using Ingest.Hosting.Tests.Infrastructure;
+using Ingest.Testing;
 using Microsoft.Extensions.Options;
 
 namespace Ingest.Hosting.Tests;

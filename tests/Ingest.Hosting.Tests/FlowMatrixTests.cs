@@ -4,7 +4,7 @@ using Ingest.Core.Forwarding;
 using Ingest.Core.Samples;
 using Ingest.Core.Serialization;
 using Ingest.Core.Sinks;
-using Ingest.Hosting.Tests.Infrastructure;
+using Ingest.Testing;
 
 namespace Ingest.Hosting.Tests;
 

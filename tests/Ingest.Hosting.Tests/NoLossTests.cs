@@ -2,6 +2,7 @@ using System.Net;
 using Ingest.Core.Forwarding;
 using Ingest.Core.Samples;
 using Ingest.Hosting.Tests.Infrastructure;
+using Ingest.Testing;
 
 namespace Ingest.Hosting.Tests;
 

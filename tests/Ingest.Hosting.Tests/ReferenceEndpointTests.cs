@@ -1,6 +1,6 @@
 using System.Net;
 using System.Text.Json.Nodes;
-using Ingest.Hosting.Tests.Infrastructure;
+using Ingest.Testing;
 
 namespace Ingest.Hosting.Tests;
 

@@ -1,9 +1,10 @@
 using Ingest.Core.Contract;
+using Ingest.Hosting;
 
-namespace Ingest.Hosting.Tests.Infrastructure;
+namespace Ingest.Testing;
 
 /// <summary>A back-end and a front-end forwarding to it, both on loopback, and a client for the front-end.</summary>
-internal sealed class Flow : IAsyncDisposable
+public sealed class Flow : IAsyncDisposable
 {
     private Flow(ServiceHost backEnd, ServiceHost frontEnd)
     {

@@ -1,10 +1,10 @@
 using System.Collections.Concurrent;
 using Microsoft.Extensions.Logging;
 
-namespace Ingest.Hosting.Tests.Infrastructure;
+namespace Ingest.Testing;
 
 /// <summary>Keeps every formatted log message, to assert on what a service reports.</summary>
-internal sealed class CapturingLoggerProvider : ILoggerProvider
+public sealed class CapturingLoggerProvider : ILoggerProvider
 {
     public ConcurrentQueue<string> Messages { get; } = new();
 

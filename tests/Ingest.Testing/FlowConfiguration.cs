@@ -1,11 +1,12 @@
 using System.Globalization;
 using Ingest.Core.Forwarding;
 using Ingest.Core.Serialization;
+using Ingest.Hosting;
 
-namespace Ingest.Hosting.Tests.Infrastructure;
+namespace Ingest.Testing;
 
 /// <summary>One point of the configuration matrix, as the settings each service gets.</summary>
-internal sealed record FlowConfiguration(
+public sealed record FlowConfiguration(
     SerializerKind Serializer = SerializerKind.SystemTextJsonSourceGen,
     ClientStrategy Strategy = ClientStrategy.Static,
     ApiStyle Style = ApiStyle.Minimal,

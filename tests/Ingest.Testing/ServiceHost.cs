@@ -1,3 +1,4 @@
+using Ingest.Hosting;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Hosting.Server;
@@ -6,13 +7,13 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 
-namespace Ingest.Hosting.Tests.Infrastructure;
+namespace Ingest.Testing;
 
 /// <summary>
 /// One service on real Kestrel, bound to an ephemeral loopback port, wired exactly as the apps' Program.cs
 /// wires it (the same three calls), with configuration from the test.
 /// </summary>
-internal sealed class ServiceHost : IAsyncDisposable
+public sealed class ServiceHost : IAsyncDisposable
 {
     private ServiceHost(WebApplication app, Uri baseAddress)
     {

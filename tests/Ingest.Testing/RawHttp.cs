@@ -1,11 +1,11 @@
 using System.Net.Sockets;
 using System.Text;
 
-namespace Ingest.Hosting.Tests.Infrastructure;
+namespace Ingest.Testing;
 
 /// <summary>Sends hand-written HTTP/1.1 over a socket, for requests HttpClient refuses to send (lying Content-Length,
 /// truncated bodies), and reads the status line and body of the answer.</summary>
-internal static class RawHttp
+public static class RawHttp
 {
     /// <summary>Status 0 means the server closed the connection without answering.</summary>
     public static async Task<(int Status, string Head, string Body)> SendAsync(Uri server, string head, byte[] body, bool closeWriteAfter)

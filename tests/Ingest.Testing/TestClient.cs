@@ -2,10 +2,10 @@ using System.Net.Http.Headers;
 using System.Text;
 using System.Text.Json.Nodes;
 
-namespace Ingest.Hosting.Tests.Infrastructure;
+namespace Ingest.Testing;
 
 /// <summary>HTTP helpers for tests: a pooled client and typed posts.</summary>
-internal static class TestClient
+public static class TestClient
 {
     public static HttpClient Create(Uri baseAddress, int maxConnections = 64) =>
         new(new SocketsHttpHandler { MaxConnectionsPerServer = maxConnections, UseProxy = false })
