@@ -50,7 +50,9 @@ public static class IngestHostExtensions
 
         // The API style decides which services exist, so it is read now; the validator re-checks it at start.
         var style = builder.Configuration.GetSection(IngestOptions.SectionName).GetValue(nameof(IngestOptions.ApiStyle), ApiStyle.Minimal);
-        if (style == ApiStyle.Mvc)
+        // RuntimeFeature is tested here, not only in the validator: under Native AOT the compiler then drops MVC
+        // from the binary (the validator still refuses the setting with its message).
+        if (style == ApiStyle.Mvc && System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeSupported)
         {
             AddMvc(services, role);
         }
@@ -75,7 +77,7 @@ public static class IngestHostExtensions
         var role = app.Services.GetRequiredService<HostRole>().Role;
         switch (Ingest(app.Services).ApiStyle)
         {
-            case ApiStyle.Mvc:
+            case ApiStyle.Mvc when System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeSupported:
                 MapMvc(app);
                 break;
             case ApiStyle.Raw:

@@ -13,7 +13,14 @@ public static class IngestSerializers
     [UnconditionalSuppressMessage("AOT", "IL3050", Justification = "As above.")]
     public static IIngestSerializer Create(SerializerKind kind)
     {
-        if (!IsSupported(kind))
+        if (kind == SerializerKind.SystemTextJsonSourceGen)
+        {
+            return SystemTextJsonIngestSerializer.SourceGenerated();
+        }
+
+        // Tested directly (not through IsSupported) so the Native AOT compiler sees the branch is dead and
+        // leaves the reflection-based serializers out of the binary altogether.
+        if (!System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeSupported)
         {
             throw new NotSupportedException($"The {kind} serializer needs reflection, which Native AOT does not have: use {nameof(SerializerKind.SystemTextJsonSourceGen)}.");
         }
@@ -22,7 +29,6 @@ public static class IngestSerializers
         {
             SerializerKind.Newtonsoft => new NewtonsoftIngestSerializer(),
             SerializerKind.SystemTextJson => SystemTextJsonIngestSerializer.Reflection(),
-            SerializerKind.SystemTextJsonSourceGen => SystemTextJsonIngestSerializer.SourceGenerated(),
             _ => throw new ArgumentOutOfRangeException(nameof(kind), kind, "Unknown serializer."),
         };
     }

@@ -1,0 +1,19 @@
+namespace Ingest.Lab.Catalogue;
+
+/// <summary>One measurement of the lab: who serves, behind what, under which load.</summary>
+internal sealed record Scenario(string Set, string Name, string Title)
+{
+    public required ServiceSpec FrontEnd { get; init; }
+
+    /// <summary>The back-end the front-end forwards to; null for scenarios that do not forward (micro endpoints).</summary>
+    public ServiceSpec? BackEnd { get; init; }
+
+    public int FrontEndInstances { get; init; } = 1;
+
+    public FrontDoor FrontDoor { get; init; } = FrontDoor.Direct;
+
+    public required LoadSpec Load { get; init; }
+
+    /// <summary>The scenario's name within the run: set/name.</summary>
+    public string Id => $"{Set}/{Name}";
+}

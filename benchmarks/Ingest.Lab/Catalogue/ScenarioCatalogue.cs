@@ -1,0 +1,249 @@
+namespace Ingest.Lab.Catalogue;
+
+/// <summary>
+/// Every scenario the lab knows, grouped in named sets. The one catalogue: the lab runs from it, and the
+/// Crank configuration is checked against it so the two cannot drift.
+/// </summary>
+internal static class ScenarioCatalogue
+{
+    public const string DefaultSet = "classic";
+
+    private const string IngestPath = "/ingest/event";
+
+    /// <summary>Connection counts of the 2016 experiment: ab -c 50, and the c=300 second pass.</summary>
+    private static readonly int[] ClassicConnections = [50, 300];
+
+    /// <summary>TechEmpower's micro tests run at 256 connections; its plaintext test pipelines 16 deep.</summary>
+    private const int MicroConnections = 256;
+
+    private const int PlaintextPipeline = 16;
+
+    /// <summary>The Iris-vs-MVC comparison ran bombardier with 125 connections against /api/values/{id}.</summary>
+    private const int ValuesConnections = 125;
+
+    /// <summary>The Kestrel transports the lab measures; a transport joins when it can be configured.</summary>
+    public static readonly string[] Transports = ["Sockets"];
+
+    private static readonly Lazy<IReadOnlyList<Scenario>> AllScenarios = new(Build);
+
+    public static IReadOnlyList<Scenario> All => AllScenarios.Value;
+
+    public static IReadOnlyList<string> Sets => [.. All.Select(s => s.Set).Distinct()];
+
+    public static IReadOnlyList<Scenario> InSet(string set) => [.. All.Where(s => s.Set == set)];
+
+    private static List<Scenario> Build()
+    {
+        var all = new List<Scenario>();
+        all.AddRange(Classic());
+        all.AddRange(OneKnob("serializers", "Ingest:Serializer", ["Newtonsoft", "SystemTextJson", "SystemTextJsonSourceGen"]));
+        all.AddRange(OneKnob("serializers", "Ingest:Serializer", ["Newtonsoft", "SystemTextJson", "SystemTextJsonSourceGen"], PayloadKind.Batch100, suffix: "-batch100"));
+        all.AddRange(OneKnob("api-styles", "Ingest:ApiStyle", ["Mvc", "Minimal", "Raw"]));
+        all.AddRange(OneKnob("client-strategies", "Forwarding:ClientStrategy", ["PerRequest", "PerRequestBlocking", "Static", "Factory"]));
+        foreach (var connections in ClassicConnections)
+        {
+            all.AddRange(OneKnob("aggregation", "Forwarding:Mode", ["PerEvent", "Batched"], connections: connections, suffix: $"-c{connections}"));
+        }
+
+        all.AddRange(Gc());
+        all.AddRange(Aot());
+        all.AddRange(Proxy());
+        all.AddRange(TransportScenarios());
+        all.AddRange(ScaleOut());
+        all.AddRange(MicroEndpoints());
+        all.Add(new Scenario("smoke", "aspnet-static", "A few hundred classic payloads through the default configuration")
+        {
+            FrontEnd = DotNetFrontEnd(),
+            BackEnd = DotNetBackEnd(),
+            Load = new LoadSpec(IngestPath, PayloadKind.Classic, 4),
+        });
+        return all;
+    }
+
+    /// <summary>The 2016 table recreated: ASP.NET Core as it was written then and as it should be written now,
+    /// against Go as it was (a new transport per forward) and pooled, and fasthttp.</summary>
+    private static IEnumerable<Scenario> Classic()
+    {
+        foreach (var c in ClassicConnections)
+        {
+            var load = new LoadSpec(IngestPath, PayloadKind.Classic, c);
+            yield return Flow("classic", $"aspnet-2016-c{c}", "ASP.NET Core as in 2016: MVC, Newtonsoft.Json, new HttpClient per request blocking on .Result",
+                DotNetFrontEnd(("Ingest:ApiStyle", "Mvc"), ("Ingest:Serializer", "Newtonsoft"), ("Forwarding:ClientStrategy", "PerRequestBlocking")), load);
+            yield return Flow("classic", $"aspnet-static-c{c}", "ASP.NET Core: minimal API, source-generated System.Text.Json, static HttpClient",
+                DotNetFrontEnd(), load);
+            yield return Flow("classic", $"aspnet-factory-c{c}", "ASP.NET Core: minimal API, source-generated System.Text.Json, IHttpClientFactory",
+                DotNetFrontEnd(("Forwarding:ClientStrategy", "Factory")), load);
+            yield return Flow("classic", $"aspnet-raw-c{c}", "ASP.NET Core: raw middleware, source-generated System.Text.Json, static HttpClient",
+                DotNetFrontEnd(("Ingest:ApiStyle", "Raw")), load);
+            yield return GoFlow($"go-nethttp-c{c}", "Go net/http, pooled client (MaxIdleConnsPerHost raised)", Implementation.GoNetHttp, "pooled", load);
+            yield return GoFlow($"go-nethttp-per-request-c{c}", "Go net/http as in 2016: a new transport per forward, keep-alive off", Implementation.GoNetHttp, "per-request", load);
+            yield return GoFlow($"go-fasthttp-c{c}", "Go fasthttp front-end, pooled client, net/http back-end", Implementation.GoFastHttp, "pooled", load);
+        }
+    }
+
+    /// <summary>The default configuration with one knob turned through its values, on both services where it applies.</summary>
+    private static IEnumerable<Scenario> OneKnob(string set, string key, string[] values, PayloadKind payload = PayloadKind.Classic, int connections = 50, string suffix = "")
+    {
+        var load = new LoadSpec(IngestPath, payload, connections);
+        foreach (var value in values)
+        {
+            var frontEnd = DotNetFrontEnd((key, value));
+            var backEnd = key.StartsWith("Ingest:", StringComparison.Ordinal) ? DotNetBackEnd((key, value)) : DotNetBackEnd();
+            yield return new Scenario(set, Kebab(value) + suffix, $"{key} = {value}, {load.Describe()}")
+            {
+                FrontEnd = frontEnd,
+                BackEnd = backEnd,
+                Load = load,
+            };
+        }
+    }
+
+    private static IEnumerable<Scenario> Gc()
+    {
+        (string Name, string Title, (string, string)[] Environment)[] modes =
+        [
+            ("workstation", "Workstation GC, concurrent (the apps' default)", []),
+            ("server-datas", "Server GC with DATAS (the .NET 9+ default for Server GC)", [("DOTNET_gcServer", "1")]),
+            ("server", "Server GC without DATAS: a heap per core, as in 2016", [("DOTNET_gcServer", "1"), ("DOTNET_GCDynamicAdaptationMode", "0")]),
+        ];
+        foreach (var c in ClassicConnections)
+        {
+            foreach (var (name, title, environment) in modes)
+            {
+                yield return new Scenario("gc", $"{name}-c{c}", title)
+                {
+                    FrontEnd = DotNetFrontEnd().WithEnvironment(environment),
+                    BackEnd = DotNetBackEnd().WithEnvironment(environment),
+                    Load = new LoadSpec(IngestPath, PayloadKind.Classic, c),
+                };
+            }
+        }
+    }
+
+    private static IEnumerable<Scenario> Aot()
+    {
+        var load = new LoadSpec(IngestPath, PayloadKind.Classic, 50);
+        yield return Flow("aot", "minimal-jit", "Minimal API on the JIT (tiered PGO)", DotNetFrontEnd(), load);
+        yield return Flow("aot", "minimal-aot", "Minimal API, Native AOT (front-end and back-end)", DotNetFrontEnd() with { NativeAot = true }, load, aot: true);
+        yield return Flow("aot", "raw-jit", "Raw middleware on the JIT", DotNetFrontEnd(("Ingest:ApiStyle", "Raw")), load);
+        yield return Flow("aot", "raw-aot", "Raw middleware, Native AOT", DotNetFrontEnd(("Ingest:ApiStyle", "Raw")) with { NativeAot = true }, load, aot: true);
+    }
+
+    private static IEnumerable<Scenario> Proxy()
+    {
+        foreach (var door in Enum.GetValues<FrontDoor>())
+        {
+            var name = door.ToString().ToLowerInvariant();
+            yield return Flow("proxy", $"ingest-{name}", $"Ingest flow, load generator -> {door} -> front-end",
+                DotNetFrontEnd(), new LoadSpec(IngestPath, PayloadKind.Classic, 50)) with { FrontDoor = door };
+            yield return new Scenario("proxy", $"plaintext-{name}", $"GET /plaintext, load generator -> {door} -> Kestrel")
+            {
+                FrontEnd = DotNetFrontEnd(),
+                FrontDoor = door,
+                Load = new LoadSpec("/plaintext", PayloadKind.None, 50),
+            };
+        }
+    }
+
+    private static IEnumerable<Scenario> TransportScenarios()
+    {
+        foreach (var transport in Transports)
+        {
+            var name = Kebab(transport);
+            var frontEnd = DotNetFrontEnd(("Kestrel:Transport", transport));
+            yield return Flow("transports", $"{name}-ingest-c50", $"Ingest flow over {transport} (both services)", frontEnd,
+                new LoadSpec(IngestPath, PayloadKind.Classic, 50), backEnd: DotNetBackEnd(("Kestrel:Transport", transport)));
+            yield return new Scenario("transports", $"{name}-json-c{MicroConnections}", $"GET /json over {transport}")
+            {
+                FrontEnd = frontEnd,
+                Load = new LoadSpec("/json", PayloadKind.None, MicroConnections),
+            };
+            yield return new Scenario("transports", $"{name}-plaintext-p{PlaintextPipeline}", $"GET /plaintext pipelined x{PlaintextPipeline} over {transport}")
+            {
+                FrontEnd = frontEnd,
+                Load = new LoadSpec("/plaintext", PayloadKind.None, MicroConnections) { Pipeline = PlaintextPipeline },
+            };
+        }
+    }
+
+    /// <summary>The original's Swarm x3 experiment: front-end instances behind nginx as load balancer.</summary>
+    private static IEnumerable<Scenario> ScaleOut()
+    {
+        var load = new LoadSpec(IngestPath, PayloadKind.Classic, 50);
+        foreach (var instances in new[] { 1, 3 })
+        {
+            yield return Flow("scale-out", $"aspnet-x{instances}", $"{instances} ASP.NET Core front-end(s) behind nginx", DotNetFrontEnd(), load)
+                with { FrontDoor = FrontDoor.Nginx, FrontEndInstances = instances };
+            yield return GoFlow($"go-nethttp-x{instances}", $"{instances} Go net/http front-end(s) behind nginx", Implementation.GoNetHttp, "pooled", load, set: "scale-out")
+                with { FrontDoor = FrontDoor.Nginx, FrontEndInstances = instances };
+        }
+    }
+
+    private static IEnumerable<Scenario> MicroEndpoints()
+    {
+        var loads = new (string Name, LoadSpec Load)[]
+        {
+            ($"plaintext-p{PlaintextPipeline}", new LoadSpec("/plaintext", PayloadKind.None, MicroConnections) { Pipeline = PlaintextPipeline }),
+            ($"json-c{MicroConnections}", new LoadSpec("/json", PayloadKind.None, MicroConnections)),
+            ($"values-c{ValuesConnections}", new LoadSpec("/api/values/5", PayloadKind.None, ValuesConnections)),
+        };
+        foreach (var (name, load) in loads)
+        {
+            foreach (var style in new[] { "Raw", "Minimal", "Mvc" })
+            {
+                yield return new Scenario("micro-endpoints", $"aspnet-{Kebab(style)}-{name}", $"{load.Describe()}, {style}")
+                {
+                    FrontEnd = DotNetFrontEnd(("Ingest:ApiStyle", style)),
+                    Load = load,
+                };
+            }
+
+            yield return new Scenario("micro-endpoints", $"go-nethttp-{name}", $"{load.Describe()}, Go net/http")
+            {
+                FrontEnd = ServiceSpec.Go(Implementation.GoNetHttp),
+                Load = load,
+            };
+        }
+    }
+
+    private static Scenario Flow(string set, string name, string title, ServiceSpec frontEnd, LoadSpec load, bool aot = false, ServiceSpec? backEnd = null)
+    {
+        // The back-end speaks the front-end's serializer and style, as the two halves of one deployment would.
+        backEnd ??= DotNetBackEnd([.. frontEnd.Settings.Where(s => s.Key.StartsWith("Ingest:", StringComparison.Ordinal)).Select(s => (s.Key, s.Value))]) with
+        {
+            Environment = frontEnd.Environment,
+            NativeAot = aot,
+        };
+        return new Scenario(set, name, title) { FrontEnd = frontEnd, BackEnd = backEnd, Load = load };
+    }
+
+    private static Scenario GoFlow(string name, string title, Implementation frontEnd, string client, LoadSpec load, string set = "classic") =>
+        new(set, name, title)
+        {
+            FrontEnd = ServiceSpec.Go(frontEnd, ("client", client)),
+            BackEnd = ServiceSpec.Go(Implementation.GoNetHttp),
+            Load = load,
+        };
+
+    private static ServiceSpec DotNetFrontEnd(params (string Key, string Value)[] settings) => ServiceSpec.DotNet(settings);
+
+    /// <summary>The lab's back-ends count events and keep none (the null sink), as the Go back-end does.</summary>
+    private static ServiceSpec DotNetBackEnd(params (string Key, string Value)[] settings) =>
+        ServiceSpec.DotNet([("Sinks:Default", "Null"), .. settings]);
+
+    private static string Kebab(string value)
+    {
+        var result = new System.Text.StringBuilder();
+        foreach (var c in value)
+        {
+            if (char.IsUpper(c) && result.Length > 0)
+            {
+                result.Append('-');
+            }
+
+            result.Append(char.ToLowerInvariant(c));
+        }
+
+        return result.ToString();
+    }
+}

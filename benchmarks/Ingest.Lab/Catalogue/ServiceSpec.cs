@@ -1,0 +1,51 @@
+namespace Ingest.Lab.Catalogue;
+
+/// <summary>
+/// One service of a scenario: the program, its settings (configuration keys for .NET, flags for Go), its
+/// environment (GC mode and the like) and how it is built (JIT or Native AOT).
+/// </summary>
+internal sealed record ServiceSpec(Implementation Implementation)
+{
+    public static readonly IReadOnlyDictionary<string, string> None = new Dictionary<string, string>();
+
+    public IReadOnlyDictionary<string, string> Settings { get; init; } = None;
+
+    public IReadOnlyDictionary<string, string> Environment { get; init; } = None;
+
+    /// <summary>Published with Native AOT instead of run on the JIT (.NET only).</summary>
+    public bool NativeAot { get; init; }
+
+    public static ServiceSpec DotNet(params (string Key, string Value)[] settings) =>
+        new(Implementation.DotNet) { Settings = settings.ToDictionary(s => s.Key, s => s.Value) };
+
+    public static ServiceSpec Go(Implementation implementation, params (string Flag, string Value)[] flags) =>
+        new(implementation) { Settings = flags.ToDictionary(f => f.Flag, f => f.Value) };
+
+    public ServiceSpec With(params (string Key, string Value)[] settings)
+    {
+        var merged = new Dictionary<string, string>(Settings);
+        foreach (var (key, value) in settings)
+        {
+            merged[key] = value;
+        }
+
+        return this with { Settings = merged };
+    }
+
+    public ServiceSpec WithEnvironment(params (string Key, string Value)[] environment)
+    {
+        var merged = new Dictionary<string, string>(Environment);
+        foreach (var (key, value) in environment)
+        {
+            merged[key] = value;
+        }
+
+        return this with { Environment = merged };
+    }
+
+    /// <summary>A short human description: "DotNet Ingest:ApiStyle=Mvc …".</summary>
+    public string Describe() =>
+        string.Join(" ", new[] { Implementation.ToString() + (NativeAot ? "(AOT)" : "") }
+            .Concat(Settings.OrderBy(s => s.Key, StringComparer.Ordinal).Select(s => $"{s.Key}={s.Value}"))
+            .Concat(Environment.OrderBy(s => s.Key, StringComparer.Ordinal).Select(s => $"{s.Key}={s.Value}")));
+}

@@ -1,0 +1,63 @@
+using System.Globalization;
+
+namespace Ingest.Lab.Running;
+
+/// <summary>Reads a process's CPU time and resident memory from /proc, as top and ps do.</summary>
+internal static class ProcFs
+{
+    // USER_HZ: the unit of utime/stime in /proc/<pid>/stat. 100 on every Linux architecture .NET runs on
+    // (it is fixed by the kernel ABI, unlike CONFIG_HZ).
+    private const double ClockTicksPerSecond = 100.0;
+
+    /// <summary>utime + stime of the process (all its threads) in seconds; null when it is gone.</summary>
+    public static double? CpuSeconds(int pid)
+    {
+        string stat;
+        try
+        {
+            stat = File.ReadAllText($"/proc/{pid}/stat");
+        }
+        catch (IOException)
+        {
+            return null;
+        }
+        catch (UnauthorizedAccessException)
+        {
+            return null;
+        }
+
+        // The command name (field 2) may hold spaces and parentheses: count fields after the last ')'.
+        var fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
+        // After the name: state is field 3, so utime (14) and stime (15) are at offsets 11 and 12.
+        var ticks = long.Parse(fields[11], CultureInfo.InvariantCulture) + long.Parse(fields[12], CultureInfo.InvariantCulture);
+        return ticks / ClockTicksPerSecond;
+    }
+
+    /// <summary>VmRSS (resident set) in bytes; null when the process is gone.</summary>
+    public static long? ResidentBytes(int pid) => StatusKilobytes(pid, "VmRSS:") * 1024;
+
+    /// <summary>VmHWM (peak resident set since start) in bytes; null when the process is gone.</summary>
+    public static long? PeakResidentBytes(int pid) => StatusKilobytes(pid, "VmHWM:") * 1024;
+
+    private static long? StatusKilobytes(int pid, string key)
+    {
+        try
+        {
+            foreach (var line in File.ReadLines($"/proc/{pid}/status"))
+            {
+                if (line.StartsWith(key, StringComparison.Ordinal))
+                {
+                    return long.Parse(line.AsSpan(key.Length).Trim().TrimEnd("kB").Trim(), CultureInfo.InvariantCulture);
+                }
+            }
+        }
+        catch (IOException)
+        {
+        }
+        catch (UnauthorizedAccessException)
+        {
+        }
+
+        return null;
+    }
+}

@@ -1,0 +1,83 @@
+using System.Diagnostics;
+
+namespace Ingest.Lab.Running;
+
+/// <summary>
+/// Samples CPU and resident memory of a set of processes at a fixed rate (10 Hz) while a phase runs, so the
+/// report can show peak, mean and after-run memory and the CPU each process used.
+/// </summary>
+internal sealed class ResourceSampler : IAsyncDisposable
+{
+    public static readonly TimeSpan Interval = TimeSpan.FromMilliseconds(100);
+
+    private readonly Dictionary<string, int> _processes;
+    private readonly Dictionary<string, List<ProcessSample>> _samples = [];
+    private readonly CancellationTokenSource _stop = new();
+    private readonly Stopwatch _clock = Stopwatch.StartNew();
+    private readonly Task _loop;
+
+    public ResourceSampler(IReadOnlyDictionary<string, int> processes)
+    {
+        _processes = new Dictionary<string, int>(processes);
+        foreach (var name in _processes.Keys)
+        {
+            _samples[name] = [];
+        }
+
+        Sample();
+        _loop = RunAsync();
+    }
+
+    /// <summary>Stops sampling and returns what each process used.</summary>
+    public async Task<Dictionary<string, ProcessUsage>> StopAsync()
+    {
+        await _stop.CancelAsync();
+        await _loop;
+        Sample();
+        var usage = new Dictionary<string, ProcessUsage>();
+        foreach (var (name, samples) in _samples)
+        {
+            usage[name] = ProcessUsage.From(samples, ProcFs.PeakResidentBytes(_processes[name]));
+        }
+
+        return usage;
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (!_stop.IsCancellationRequested)
+        {
+            await _stop.CancelAsync();
+            await _loop;
+        }
+
+        _stop.Dispose();
+    }
+
+    private async Task RunAsync()
+    {
+        using var timer = new PeriodicTimer(Interval);
+        try
+        {
+            while (await timer.WaitForNextTickAsync(_stop.Token))
+            {
+                Sample();
+            }
+        }
+        catch (OperationCanceledException)
+        {
+        }
+    }
+
+    private void Sample()
+    {
+        var at = _clock.Elapsed.TotalSeconds;
+        foreach (var (name, pid) in _processes)
+        {
+            if (ProcFs.CpuSeconds(pid) is { } cpu && ProcFs.ResidentBytes(pid) is { } rss)
+            {
+                _samples[name].Add(new ProcessSample(at, cpu, rss));
+            }
+        }
+    }
+}
