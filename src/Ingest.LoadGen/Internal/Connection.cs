@@ -46,6 +46,9 @@ internal sealed class Connection
     /// <summary>EPOLLOUT is registered because <see cref="Pending"/> holds unsent bytes.</summary>
     public bool WantsWrite { get; set; }
 
+    /// <summary>A send failed: nothing more is written; reading goes on until the stream ends.</summary>
+    public bool WriteFailed { get; set; }
+
     public HttpResponseParser Parser { get; }
 
     public byte[] Buffer { get; } = new byte[ReceiveBufferSize];

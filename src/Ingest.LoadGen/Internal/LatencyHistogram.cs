@@ -7,11 +7,11 @@ namespace Ingest.LoadGen.Internal;
 /// HdrHistogram: values below 128 have their own bucket; above, every power of two is split into 128
 /// equal buckets, so a bucket is never wider than 1/128 of its lower edge. Percentiles are reported as
 /// the middle of their bucket, so the relative error is at most 1/256 (0.4%); count, sum (hence mean),
-/// minimum and maximum are exact. Values up to 2^40 µs (12 days) are tracked; larger ones land in the
+/// standard deviation, minimum and maximum are exact. Values up to 2^40 µs (12 days) are tracked; larger ones land in the
 /// last bucket but still count in the exact maximum.
 /// </summary>
 /// <remarks>Not thread-safe: each worker records into its own instance and the runner merges them with
-/// <see cref="Add"/> after the run. Recording is two shifts, an add and an array increment.</remarks>
+/// <see cref="Add"/> after the run. Recording is a few shifts and adds, no allocation.</remarks>
 internal sealed class LatencyHistogram
 {
     /// <summary>log2 of the buckets per power of two: 128 buckets bound the error by 1/128 of the value.</summary>
@@ -26,6 +26,7 @@ internal sealed class LatencyHistogram
     private static readonly int BucketCount = IndexOf(HighestTrackableValue) + 1;
 
     private readonly long[] _counts = new long[BucketCount];
+    private double _sumOfSquares;
 
     public long Count { get; private set; }
 
@@ -47,6 +48,7 @@ internal sealed class LatencyHistogram
         _counts[IndexOf(Math.Min(value, HighestTrackableValue))]++;
         Count++;
         Sum += value;
+        _sumOfSquares += (double)value * value;
         if (value < Min)
         {
             Min = value;
@@ -69,6 +71,7 @@ internal sealed class LatencyHistogram
 
         Count += other.Count;
         Sum += other.Sum;
+        _sumOfSquares += other._sumOfSquares;
         Min = Math.Min(Min, other.Min);
         Max = Math.Max(Max, other.Max);
     }
@@ -78,6 +81,7 @@ internal sealed class LatencyHistogram
         Array.Clear(_counts);
         Count = 0;
         Sum = 0;
+        _sumOfSquares = 0;
         Min = long.MaxValue;
         Max = 0;
     }
@@ -120,7 +124,7 @@ internal sealed class LatencyHistogram
         return Max;
     }
 
-    /// <summary>Standard deviation computed from the bucket middles (the sum of squares is not kept).</summary>
+    /// <summary>Population standard deviation of the exact values (a sum of squares is kept).</summary>
     public double StandardDeviation()
     {
         if (Count < 2)
@@ -129,18 +133,7 @@ internal sealed class LatencyHistogram
         }
 
         var mean = Mean;
-        double squares = 0;
-        for (var i = 0; i < _counts.Length; i++)
-        {
-            if (_counts[i] != 0)
-            {
-                var (low, width) = BucketOf(i);
-                var deviation = low + ((width - 1) / 2.0) - mean;
-                squares += deviation * deviation * _counts[i];
-            }
-        }
-
-        return Math.Sqrt(squares / Count);
+        return Math.Sqrt(Math.Max(0, (_sumOfSquares / Count) - (mean * mean)));
     }
 
     /// <summary>The non-empty buckets, lowest first: (lowest value, highest value, count).</summary>

@@ -201,9 +201,10 @@ internal sealed class Worker
             }
         }
 
-        if (_run.IsOpenLoop && !_run.BudgetExhausted)
+        if (_run.IsOpenLoop && !_run.BudgetExhausted && !HasFreeConnection())
         {
-            // Requests that were due in the measured phase but found no free connection before the end.
+            // Requests that were due in the measured phase but found no free connection before the end
+            // (with a free connection, the last ones were only waiting for the loop's next turn).
             var stop = Math.Min(end, _run.End);
             for (var due = DueTime(_openNext); due <= stop; due = DueTime(++_openNext))
             {
@@ -276,14 +277,12 @@ internal sealed class Worker
     private void Fill(Connection connection, long now)
     {
         var free = connection.Capacity - connection.InFlight;
-        if (free <= 0 || now >= _run.End || _run.StopRequested)
+        if (free <= 0 || connection.WriteFailed || now >= _run.End || _run.StopRequested)
         {
             return;
         }
 
         var measured = now >= _run.MeasureStart;
-        var length = 0;
-        byte[]? single = null;
         var count = 0;
         for (; count < free; count++)
         {
@@ -292,33 +291,36 @@ internal sealed class Worker
                 break;
             }
 
-            var request = NextRequest();
-            if (count == 0)
-            {
-                single = request;
-            }
-            else
-            {
-                if (count == 1)
-                {
-                    single!.CopyTo(_batch, 0);
-                    length = single.Length;
-                }
-
-                request.CopyTo(_batch, length);
-                length += request.Length;
-            }
-
             connection.Push(now, now);
         }
 
+        _inFlight += count;
+        SendRequests(connection, count, now);
+    }
+
+    /// <summary>Writes the next <paramref name="count"/> requests of the round-robin with one send.</summary>
+    private void SendRequests(Connection connection, int count, long now)
+    {
         if (count == 0)
         {
             return;
         }
 
-        _inFlight += count;
-        Write(connection, count == 1 ? single : _batch.AsSpan(0, length), now);
+        if (count == 1)
+        {
+            Write(connection, NextRequest(), now);
+            return;
+        }
+
+        var length = 0;
+        for (var i = 0; i < count; i++)
+        {
+            var request = NextRequest();
+            request.CopyTo(_batch, length);
+            length += request.Length;
+        }
+
+        Write(connection, _batch.AsSpan(0, length), now);
     }
 
     private byte[] NextRequest()
@@ -338,6 +340,11 @@ internal sealed class Worker
         if (connection.State != ConnectionState.Open)
         {
             return; // sent once the connection is (re)established
+        }
+
+        if (connection.WriteFailed)
+        {
+            return;
         }
 
         if (connection.HasPendingOutput)
@@ -363,7 +370,11 @@ internal sealed class Worker
             return;
         }
 
-        Fail(connection, FailureKind.Write, now);
+        // The server may have answered and closed (Connection: close behind pipelined requests): its
+        // responses can still be waiting in the receive buffer. Stop writing, keep reading; epoll reports
+        // the dead socket as readable, and the read side decides what was answered and what failed.
+        connection.WriteFailed = true;
+        connection.ClearPending();
     }
 
     private void Flush(Connection connection, long now)
@@ -378,7 +389,8 @@ internal sealed class Worker
         {
             if (sent != -LinuxSockets.EAGAIN)
             {
-                Fail(connection, FailureKind.Write, now);
+                connection.WriteFailed = true; // as in Write: the read side decides
+                connection.ClearPending();
             }
 
             return;
@@ -422,7 +434,7 @@ internal sealed class Worker
         }
         else if (received != -LinuxSockets.EAGAIN)
         {
-            Fail(connection, FailureKind.Read, now);
+            Fail(connection, connection.WriteFailed ? FailureKind.Write : FailureKind.Read, now);
         }
     }
 
@@ -527,7 +539,7 @@ internal sealed class Worker
         }
         else
         {
-            Fail(connection, FailureKind.Read, now);
+            Fail(connection, connection.WriteFailed ? FailureKind.Write : FailureKind.Read, now);
         }
     }
 
@@ -681,11 +693,12 @@ internal sealed class Worker
     /// Connection: close). Open loop keeps their due time; closed loop restarts their clock.</summary>
     private void Resend(Connection connection, long now)
     {
-        for (var i = 0; i < connection.InFlight && connection.State == ConnectionState.Open; i++)
+        for (var i = 0; i < connection.InFlight; i++)
         {
             connection.Restamp(i, _run.IsOpenLoop ? connection.DueAt(i) : now, now);
-            Write(connection, NextRequest(), now);
         }
+
+        SendRequests(connection, connection.InFlight, now);
     }
 
     private void ConnectFailed(Connection connection, long now)
@@ -713,6 +726,7 @@ internal sealed class Worker
         connection.Generation++;
         connection.State = ConnectionState.Closed;
         connection.WantsWrite = false;
+        connection.WriteFailed = false;
         connection.ClearPending();
         connection.ResetReceive();
     }
@@ -738,6 +752,19 @@ internal sealed class Worker
         }
     }
 
+    private bool HasFreeConnection()
+    {
+        foreach (var connection in _connections)
+        {
+            if (connection.State == ConnectionState.Open && connection.InFlight < connection.Capacity && !connection.WriteFailed)
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
     private void PushIdle(Connection connection)
     {
         if (!connection.InIdleList)
@@ -753,7 +780,7 @@ internal sealed class Worker
         {
             var connection = _connections[_idle[--_idleCount]];
             connection.InIdleList = false;
-            if (connection.State == ConnectionState.Open && connection.InFlight < connection.Capacity)
+            if (connection.State == ConnectionState.Open && connection.InFlight < connection.Capacity && !connection.WriteFailed)
             {
                 return connection;
             }
