@@ -86,7 +86,16 @@ internal static class LoadEngine
         var host = url.IdnHost;
         if (!IPAddress.TryParse(host, out var address))
         {
-            var addresses = await Dns.GetHostAddressesAsync(host, cancellationToken);
+            IPAddress[] addresses;
+            try
+            {
+                addresses = await Dns.GetHostAddressesAsync(host, cancellationToken);
+            }
+            catch (SocketException exception)
+            {
+                throw new ArgumentException($"--url host '{host}' could not be resolved: {exception.Message} (LoadOptions.Url).", nameof(url), exception);
+            }
+
             address = Array.Find(addresses, a => a.AddressFamily == AddressFamily.InterNetwork) ??
                 (addresses.Length > 0 ? addresses[0] : throw new ArgumentException($"--url host '{host}' did not resolve to any address (LoadOptions.Url).", nameof(url)));
         }

@@ -623,7 +623,18 @@ internal sealed class Worker
             return;
         }
 
-        var socket = new Socket(_family, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true, Blocking = false };
+        Socket socket;
+        try
+        {
+            socket = new Socket(_family, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true, Blocking = false };
+        }
+        catch (SocketException)
+        {
+            // Typically the descriptor limit (ulimit -n) with many connections: counted, retried, run goes on.
+            ConnectFailed(connection, now);
+            return;
+        }
+
         connection.Socket = socket;
         connection.Fd = (int)socket.Handle;
         connection.Generation++;
