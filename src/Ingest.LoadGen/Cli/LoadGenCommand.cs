@@ -1,0 +1,82 @@
+namespace Ingest.LoadGen.Cli;
+
+/// <summary>The command line's flow: parse, run (Ctrl+C stops it cleanly and still reports), print the
+/// summary, write the JSON file, print Crank's block last.</summary>
+internal static class LoadGenCommand
+{
+    /// <summary>Exit code: the run measured responses.</summary>
+    public const int Success = 0;
+
+    /// <summary>Exit code: the run completed but no response was measured (nothing to compare).</summary>
+    public const int NothingMeasured = 1;
+
+    /// <summary>Exit code: bad command line or options.</summary>
+    public const int UsageError = 2;
+
+    public static async Task<int> RunAsync(string[] args, TextWriter output, TextWriter error)
+    {
+        var command = CommandLine.Parse(args);
+        if (command.Help)
+        {
+            await output.WriteLineAsync(CommandLine.Usage);
+            return Success;
+        }
+
+        if (command.Errors.Count > 0)
+        {
+            foreach (var problem in command.Errors)
+            {
+                await error.WriteLineAsync($"error: {problem}");
+            }
+
+            await error.WriteLineAsync("Run with --help for usage.");
+            return UsageError;
+        }
+
+        var options = command.Options;
+        using var cancellation = new CancellationTokenSource();
+        var cancelled = 0;
+        void OnCancel(object? sender, ConsoleCancelEventArgs e)
+        {
+            // The first Ctrl+C stops the run and still reports; a second one ends the process.
+            if (Interlocked.Exchange(ref cancelled, 1) == 0)
+            {
+                e.Cancel = true;
+                cancellation.Cancel();
+            }
+        }
+
+        Console.CancelKeyPress += OnCancel;
+        try
+        {
+            await output.WriteLineAsync(ConsoleReport.Header(options, Math.Min(options.Threads, options.Connections)));
+            var result = await LoadRunner.RunAsync(options, cancellation.Token);
+            await output.WriteAsync(ConsoleReport.Format(result));
+            if (command.JsonPath is { } path)
+            {
+                try
+                {
+                    await using var file = File.Create(path);
+                    await LoadResultJson.WriteAsync(file, result);
+                }
+                catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+                {
+                    await error.WriteLineAsync($"error: --json could not write '{path}': {exception.Message}");
+                    return UsageError;
+                }
+            }
+
+            if (command.Crank)
+            {
+                await output.WriteAsync(CrankStatistics.Format(result));
+            }
+
+            await output.FlushAsync();
+            return result.Responses > 0 ? Success : NothingMeasured;
+        }
+        finally
+        {
+            Console.CancelKeyPress -= OnCancel;
+        }
+    }
+}

@@ -1,0 +1,3 @@
+using Ingest.LoadGen.Cli;
+
+return await LoadGenCommand.RunAsync(args, Console.Out, Console.Error);
