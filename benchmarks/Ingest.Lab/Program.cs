@@ -1,5 +1,7 @@
 using Ingest.Lab;
+using Ingest.Lab.Catalogue;
 using Ingest.Lab.Processes;
+using Ingest.Lab.Results;
 
 using var stop = new CancellationTokenSource();
 Console.CancelKeyPress += (_, e) =>
@@ -10,18 +12,43 @@ Console.CancelKeyPress += (_, e) =>
 };
 
 var layout = RepositoryLayout.Find();
-var command = args.Length > 0 ? args[0] : "demo";
+var command = args.Length > 0 && !args[0].StartsWith('-') ? args[0] : "run";
+var rest = args.Length > 0 && !args[0].StartsWith('-') ? args[1..] : args;
 try
 {
-    return command switch
+    switch (command)
     {
-        "demo" => await new Demo(layout, Console.Out).RunAsync(stop.Token),
-        _ => Usage($"Unknown command '{command}'."),
-    };
+        case "run":
+            var (options, errors) = LabOptions.Parse(rest);
+            if (options is null)
+            {
+                return Usage(errors);
+            }
+
+            return await new RunCommand(layout, Console.Out).RunAsync(options, "Ingest.Lab " + string.Join(" ", args), stop.Token);
+        case "list":
+            foreach (var set in ScenarioCatalogue.Sets)
+            {
+                Console.WriteLine(set + (set == ScenarioCatalogue.DefaultSet ? " (default)" : ""));
+                foreach (var scenario in ScenarioCatalogue.InSet(set))
+                {
+                    Console.WriteLine($"  {scenario.Name,-36} {scenario.Title}");
+                }
+            }
+
+            return 0;
+        case "compare" when rest.Length == 2:
+            Console.Write(Comparer.Compare(ResultFiles.Read(rest[0]), ResultFiles.Read(rest[1])));
+            return 0;
+        case "demo":
+            return await new Demo(layout, Console.Out).RunAsync(stop.Token);
+        default:
+            return Usage([$"Unknown command or arguments: {string.Join(" ", args)}"]);
+    }
 }
 catch (OperationCanceledException) when (stop.IsCancellationRequested)
 {
-    Console.Error.WriteLine("Stopped.");
+    Console.Error.WriteLine("Stopped: every process the lab started was stopped; the results so far are written.");
     return 130;
 }
 catch (InvalidOperationException ex)
@@ -30,9 +57,19 @@ catch (InvalidOperationException ex)
     return 1;
 }
 
-static int Usage(string problem)
+static int Usage(IEnumerable<string> problems)
 {
-    Console.Error.WriteLine(problem);
-    Console.Error.WriteLine("usage: Ingest.Lab [demo]");
+    foreach (var problem in problems)
+    {
+        Console.Error.WriteLine(problem);
+    }
+
+    Console.Error.WriteLine("""
+        usage: Ingest.Lab [run] [--set classic[,serializers,...]] [--filter text] [--repeat 3] [--warmup 2] [--duration 4] [--requests N]
+                              [--pin] [--wrk] [--no-install] [--output folder]
+               Ingest.Lab list                  the scenario sets and their scenarios
+               Ingest.Lab compare <runA> <runB> ratios B/A per scenario, marked where beyond the noise
+               Ingest.Lab demo                  the flow at a glance: a burst of the classic payload
+        """);
     return 2;
 }

@@ -16,6 +16,8 @@ internal sealed class ResourceSampler : IAsyncDisposable
     private readonly Stopwatch _clock = Stopwatch.StartNew();
     private readonly Task _loop;
 
+    private readonly Lock _lock = new();
+
     public ResourceSampler(IReadOnlyDictionary<string, int> processes)
     {
         _processes = new Dictionary<string, int>(processes);
@@ -28,6 +30,16 @@ internal sealed class ResourceSampler : IAsyncDisposable
         _loop = RunAsync();
     }
 
+    /// <summary>Adds a process started after sampling began (the load generator of the phase).</summary>
+    public void Track(string name, int pid)
+    {
+        lock (_lock)
+        {
+            _processes[name] = pid;
+            _samples[name] = [];
+        }
+    }
+
     /// <summary>Stops sampling and returns what each process used.</summary>
     public async Task<Dictionary<string, ProcessUsage>> StopAsync()
     {
@@ -35,9 +47,12 @@ internal sealed class ResourceSampler : IAsyncDisposable
         await _loop;
         Sample();
         var usage = new Dictionary<string, ProcessUsage>();
-        foreach (var (name, samples) in _samples)
+        lock (_lock)
         {
-            usage[name] = ProcessUsage.From(samples, ProcFs.PeakResidentBytes(_processes[name]));
+            foreach (var (name, samples) in _samples)
+            {
+                usage[name] = ProcessUsage.From(samples, ProcFs.PeakResidentBytes(_processes[name]));
+            }
         }
 
         return usage;
@@ -71,12 +86,15 @@ internal sealed class ResourceSampler : IAsyncDisposable
 
     private void Sample()
     {
-        var at = _clock.Elapsed.TotalSeconds;
-        foreach (var (name, pid) in _processes)
+        lock (_lock)
         {
-            if (ProcFs.CpuSeconds(pid) is { } cpu && ProcFs.ResidentBytes(pid) is { } rss)
+            var at = _clock.Elapsed.TotalSeconds;
+            foreach (var (name, pid) in _processes)
             {
-                _samples[name].Add(new ProcessSample(at, cpu, rss));
+                if (ProcFs.CpuSeconds(pid) is { } cpu && ProcFs.ResidentBytes(pid) is { } rss)
+                {
+                    _samples[name].Add(new ProcessSample(at, cpu, rss));
+                }
             }
         }
     }

@@ -1,0 +1,127 @@
+using System.Globalization;
+
+namespace Ingest.Lab;
+
+/// <summary>What a <c>run</c> was asked to do. Parsed from the command line; every problem names its flag.</summary>
+internal sealed record LabOptions
+{
+    public IReadOnlyList<string> Sets { get; init; } = [Catalogue.ScenarioCatalogue.DefaultSet];
+
+    /// <summary>Only scenarios whose name contains this (case-insensitive); null = all of the sets.</summary>
+    public string? Filter { get; init; }
+
+    /// <summary>Measured repeats per scenario (median and spread come from them). Defaults to 3.</summary>
+    public int Repeats { get; init; } = 3;
+
+    /// <summary>Load before the measured repeats, not reported. Defaults to 2 s.</summary>
+    public TimeSpan Warmup { get; init; } = TimeSpan.FromSeconds(2);
+
+    /// <summary>Each measured repeat. Defaults to 4 s: the classic set then finishes in about five minutes on 2 cores.</summary>
+    public TimeSpan Duration { get; init; } = TimeSpan.FromSeconds(4);
+
+    /// <summary>Most requests in each phase (warm-up and every repeat); null = bounded by duration only. Defaults to null.</summary>
+    public long? Requests { get; init; }
+
+    /// <summary>Pin the load generator to CPU 0 and the services to the others (taskset). Defaults to off.</summary>
+    public bool Pin { get; init; }
+
+    /// <summary>Also drive every scenario with wrk, for a cross-check in the report. Defaults to off.</summary>
+    public bool Wrk { get; init; }
+
+    /// <summary>Where results/&lt;timestamp&gt; goes. Defaults to the repository's results folder.</summary>
+    public string? Output { get; init; }
+
+    /// <summary>Install missing Debian packages (wrk, golang-go, fasthttp, nginx, caddy, clang) when possible. Defaults to on.</summary>
+    public bool Install { get; init; } = true;
+
+    public static (LabOptions? Options, IReadOnlyList<string> Errors) Parse(IReadOnlyList<string> args)
+    {
+        var errors = new List<string>();
+        var options = new LabOptions();
+        for (var i = 0; i < args.Count; i++)
+        {
+            string Value()
+            {
+                if (i + 1 < args.Count)
+                {
+                    return args[++i];
+                }
+
+                errors.Add($"{args[i]} needs a value.");
+                return "";
+            }
+
+            switch (args[i])
+            {
+                case "--set":
+                case "--sets":
+                    options = options with { Sets = [.. Value().Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)] };
+                    break;
+                case "--filter":
+                    options = options with { Filter = Value() };
+                    break;
+                case "--repeat":
+                case "--repeats":
+                    options = options with { Repeats = PositiveInt(args[i], Value(), errors) };
+                    break;
+                case "--warmup":
+                    options = options with { Warmup = Seconds(args[i], Value(), errors, allowZero: true) };
+                    break;
+                case "--duration":
+                    options = options with { Duration = Seconds(args[i], Value(), errors, allowZero: false) };
+                    break;
+                case "--requests":
+                    options = options with { Requests = PositiveInt(args[i], Value(), errors) };
+                    break;
+                case "--pin":
+                    options = options with { Pin = true };
+                    break;
+                case "--wrk":
+                    options = options with { Wrk = true };
+                    break;
+                case "--no-install":
+                    options = options with { Install = false };
+                    break;
+                case "--output":
+                    options = options with { Output = Value() };
+                    break;
+                default:
+                    errors.Add($"Unknown option '{args[i]}'.");
+                    break;
+            }
+        }
+
+        foreach (var set in options.Sets)
+        {
+            if (!Catalogue.ScenarioCatalogue.Sets.Contains(set))
+            {
+                errors.Add($"--set: unknown scenario set '{set}'. Known sets: {string.Join(", ", Catalogue.ScenarioCatalogue.Sets)} (see 'list').");
+            }
+        }
+
+        return (errors.Count == 0 ? options : null, errors);
+    }
+
+    private static int PositiveInt(string flag, string text, List<string> errors)
+    {
+        if (int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var value) && value > 0)
+        {
+            return value;
+        }
+
+        errors.Add($"{flag} expects a whole number above 0; got '{text}'.");
+        return 1;
+    }
+
+    private static TimeSpan Seconds(string flag, string text, List<string> errors, bool allowZero)
+    {
+        var number = text.EndsWith('s') ? text[..^1] : text;
+        if (double.TryParse(number, NumberStyles.Float, CultureInfo.InvariantCulture, out var seconds) && (seconds > 0 || (allowZero && seconds == 0)) && seconds <= 3600)
+        {
+            return TimeSpan.FromSeconds(seconds);
+        }
+
+        errors.Add($"{flag} expects seconds{(allowZero ? " (0 or more)" : " above 0")}, at most 3600, e.g. 5 or 5s; got '{text}'.");
+        return TimeSpan.FromSeconds(1);
+    }
+}

@@ -1,0 +1,149 @@
+using System.Globalization;
+using System.Net;
+using System.Text;
+
+namespace Ingest.Lab.Report;
+
+/// <summary>
+/// Minimal SVG charts for the self-contained report: horizontal bars with min–max whiskers, and line charts
+/// with optional log axes. No script, no library (none is on the package mirror): the HTML opens anywhere.
+/// </summary>
+internal static class SvgChart
+{
+    private const int Width = 860;
+    private const int LabelWidth = 260;
+    private const int BarHeight = 18;
+    private const int BarGap = 8;
+
+    public static readonly string[] Palette =
+        ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39"];
+
+    /// <summary>One bar per row: the median, with a whisker from min to max.</summary>
+    public static string Bars(string title, string unit, IReadOnlyList<(string Label, double Median, double Min, double Max, string? Note)> rows)
+    {
+        var plotWidth = Width - LabelWidth - 120;
+        var max = rows.Count == 0 ? 1 : rows.Max(r => double.IsNaN(r.Max) ? 0 : r.Max);
+        max = max <= 0 ? 1 : max;
+        var height = 40 + (rows.Count * (BarHeight + BarGap));
+        var svg = Begin(title, height);
+        for (var i = 0; i < rows.Count; i++)
+        {
+            var (label, median, min, maxValue, note) = rows[i];
+            var y = 30 + (i * (BarHeight + BarGap));
+            svg.Append(CultureInfo.InvariantCulture, $"<text x=\"{LabelWidth - 8}\" y=\"{y + 13}\" text-anchor=\"end\" class=\"label\">{Escape(label)}</text>");
+            if (double.IsNaN(median))
+            {
+                svg.Append(CultureInfo.InvariantCulture, $"<text x=\"{LabelWidth + 4}\" y=\"{y + 13}\" class=\"note\">{Escape(note ?? "not measured")}</text>");
+                continue;
+            }
+
+            var w = median / max * plotWidth;
+            svg.Append(CultureInfo.InvariantCulture, $"<rect x=\"{LabelWidth}\" y=\"{y}\" width=\"{w:0.#}\" height=\"{BarHeight}\" fill=\"{Palette[i % Palette.Length]}\"><title>{Escape(label)}: {median:N1} {unit} (min {min:N1}, max {maxValue:N1})</title></rect>");
+            if (!double.IsNaN(min) && maxValue > min)
+            {
+                var x1 = LabelWidth + (min / max * plotWidth);
+                var x2 = LabelWidth + (maxValue / max * plotWidth);
+                var cy = y + (BarHeight / 2);
+                svg.Append(CultureInfo.InvariantCulture, $"<line x1=\"{x1:0.#}\" x2=\"{x2:0.#}\" y1=\"{cy}\" y2=\"{cy}\" class=\"whisker\"/><line x1=\"{x1:0.#}\" x2=\"{x1:0.#}\" y1=\"{y + 3}\" y2=\"{y + BarHeight - 3}\" class=\"whisker\"/><line x1=\"{x2:0.#}\" x2=\"{x2:0.#}\" y1=\"{y + 3}\" y2=\"{y + BarHeight - 3}\" class=\"whisker\"/>");
+            }
+
+            svg.Append(CultureInfo.InvariantCulture, $"<text x=\"{LabelWidth + w + 6:0.#}\" y=\"{y + 13}\" class=\"value\">{Number(median)} {Escape(unit)}{(note is null ? "" : " " + Escape(note))}</text>");
+        }
+
+        return End(svg);
+    }
+
+    /// <summary>Several series of (x, y) points; log axes where asked. Series with no points are listed, not drawn.</summary>
+    public static string Lines(string title, string xLabel, string yLabel, IReadOnlyList<(string Name, IReadOnlyList<double[]> Points)> series, bool logX = false, bool logY = false, Func<double, string>? xTick = null)
+    {
+        const int left = 70;
+        const int top = 30;
+        const int plotHeight = 260;
+        var plotWidth = Width - left - 30;
+        var legendRows = (series.Count + 2) / 3;
+        var svg = Begin(title, top + plotHeight + 50 + (legendRows * 16));
+        var points = series.SelectMany(s => s.Points).Where(p => Valid(p[0], logX) && Valid(p[1], logY)).ToList();
+        if (points.Count == 0)
+        {
+            svg.Append("<text x=\"70\" y=\"60\" class=\"note\">no data</text>");
+            return End(svg);
+        }
+
+        double Tx(double v) => logX ? Math.Log10(v) : v;
+        double Ty(double v) => logY ? Math.Log10(v) : v;
+        var (x0, x1) = (points.Min(p => Tx(p[0])), points.Max(p => Tx(p[0])));
+        var (y0, y1) = (logY ? Math.Floor(points.Min(p => Ty(p[1]))) : 0, points.Max(p => Ty(p[1])));
+        y1 = logY ? Math.Ceiling(y1) : y1 * 1.05;
+        if (x1 <= x0)
+        {
+            x1 = x0 + 1;
+        }
+
+        if (y1 <= y0)
+        {
+            y1 = y0 + 1;
+        }
+
+        double Px(double v) => left + ((Tx(v) - x0) / (x1 - x0) * plotWidth);
+        double Py(double v) => top + plotHeight - ((Ty(v) - y0) / (y1 - y0) * plotHeight);
+
+        svg.Append(CultureInfo.InvariantCulture, $"<rect x=\"{left}\" y=\"{top}\" width=\"{plotWidth}\" height=\"{plotHeight}\" class=\"frame\"/>");
+        for (var i = 0; i <= 4; i++)
+        {
+            var tv = y0 + ((y1 - y0) * i / 4);
+            var value = logY ? Math.Pow(10, tv) : tv;
+            var py = top + plotHeight - (plotHeight * i / 4.0);
+            svg.Append(CultureInfo.InvariantCulture, $"<line x1=\"{left}\" x2=\"{left + plotWidth}\" y1=\"{py:0.#}\" y2=\"{py:0.#}\" class=\"grid\"/><text x=\"{left - 6}\" y=\"{py + 4:0.#}\" text-anchor=\"end\" class=\"tick\">{Number(value)}</text>");
+        }
+
+        for (var i = 0; i <= 5; i++)
+        {
+            var tv = x0 + ((x1 - x0) * i / 5);
+            var value = logX ? Math.Pow(10, tv) : tv;
+            var px = left + (plotWidth * i / 5.0);
+            svg.Append(CultureInfo.InvariantCulture, $"<text x=\"{px:0.#}\" y=\"{top + plotHeight + 16}\" text-anchor=\"middle\" class=\"tick\">{Escape(xTick?.Invoke(value) ?? Number(value))}</text>");
+        }
+
+        svg.Append(CultureInfo.InvariantCulture, $"<text x=\"{left + (plotWidth / 2)}\" y=\"{top + plotHeight + 34}\" text-anchor=\"middle\" class=\"axis\">{Escape(xLabel)}</text>");
+        svg.Append(CultureInfo.InvariantCulture, $"<text x=\"14\" y=\"{top + (plotHeight / 2)}\" transform=\"rotate(-90 14 {top + (plotHeight / 2)})\" text-anchor=\"middle\" class=\"axis\">{Escape(yLabel)}</text>");
+
+        for (var s = 0; s < series.Count; s++)
+        {
+            var color = Palette[s % Palette.Length];
+            var valid = series[s].Points.Where(p => Valid(p[0], logX) && Valid(p[1], logY)).ToList();
+            if (valid.Count > 0)
+            {
+                var path = string.Join(" ", valid.Select((p, i) => string.Create(CultureInfo.InvariantCulture, $"{(i == 0 ? "M" : "L")}{Px(p[0]):0.#},{Py(p[1]):0.#}")));
+                svg.Append(CultureInfo.InvariantCulture, $"<path d=\"{path}\" fill=\"none\" stroke=\"{color}\" stroke-width=\"1.6\"><title>{Escape(series[s].Name)}</title></path>");
+            }
+
+            var lx = left + ((s % 3) * (plotWidth / 3));
+            var ly = top + plotHeight + 50 + ((s / 3) * 16);
+            svg.Append(CultureInfo.InvariantCulture, $"<rect x=\"{lx}\" y=\"{ly - 9}\" width=\"10\" height=\"10\" fill=\"{color}\"/><text x=\"{lx + 14}\" y=\"{ly}\" class=\"legend\">{Escape(series[s].Name)}{(valid.Count == 0 ? " (no data)" : "")}</text>");
+        }
+
+        return End(svg);
+    }
+
+    public static string Escape(string text) => WebUtility.HtmlEncode(text);
+
+    private static bool Valid(double v, bool log) => !double.IsNaN(v) && !double.IsInfinity(v) && (!log || v > 0);
+
+    private static string Number(double value) => value switch
+    {
+        >= 1_000_000 => (value / 1_000_000).ToString("0.#", CultureInfo.InvariantCulture) + "M",
+        >= 10_000 => (value / 1000).ToString("0.#", CultureInfo.InvariantCulture) + "k",
+        >= 100 => value.ToString("0", CultureInfo.InvariantCulture),
+        >= 1 => value.ToString("0.##", CultureInfo.InvariantCulture),
+        _ => value.ToString("0.###", CultureInfo.InvariantCulture),
+    };
+
+    private static StringBuilder Begin(string title, int height)
+    {
+        var svg = new StringBuilder();
+        svg.Append(CultureInfo.InvariantCulture, $"<figure><figcaption>{Escape(title)}</figcaption><svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {Width} {height}\" width=\"{Width}\" height=\"{height}\">");
+        return svg;
+    }
+
+    private static string End(StringBuilder svg) => svg.Append("</svg></figure>").ToString();
+}

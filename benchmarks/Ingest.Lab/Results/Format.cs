@@ -1,0 +1,29 @@
+using System.Globalization;
+
+namespace Ingest.Lab.Results;
+
+/// <summary>How figures are written in tables: one place, so console, Markdown and HTML agree.</summary>
+internal static class Format
+{
+    public static string Rps(double value) => double.IsNaN(value) ? "-" : value.ToString(value >= 100 ? "N0" : "N1", CultureInfo.InvariantCulture);
+
+    public static string RpsSpread(Spread s) => s.Count == 0 ? "-" : s.Count == 1 ? Rps(s.Median) : $"{Rps(s.Median)} ({Rps(s.Min)}–{Rps(s.Max)})";
+
+    public static string Ms(double value) => double.IsNaN(value) ? "-" : value switch
+    {
+        < 1 => value.ToString("0.000", CultureInfo.InvariantCulture),
+        < 10 => value.ToString("0.00", CultureInfo.InvariantCulture),
+        < 100 => value.ToString("0.0", CultureInfo.InvariantCulture),
+        _ => value.ToString("N0", CultureInfo.InvariantCulture),
+    } + " ms";
+
+    public static string MsSpread(Spread s) => s.Count == 0 ? "-" : s.Count == 1 ? Ms(s.Median) : $"{Ms(s.Median)} ({Ms(s.Min)}–{Ms(s.Max)})";
+
+    public static string Mb(double bytes) => double.IsNaN(bytes) ? "-" : (bytes / (1024 * 1024)).ToString("N0", CultureInfo.InvariantCulture) + " MB";
+
+    public static string Cores(double cores) => double.IsNaN(cores) ? "-" : cores.ToString("0.00", CultureInfo.InvariantCulture);
+
+    public static string Ratio(double ratio) => double.IsNaN(ratio) || double.IsInfinity(ratio) ? "-" : ratio.ToString("0.00", CultureInfo.InvariantCulture) + "×";
+
+    public static string Percent(double fraction) => double.IsNaN(fraction) ? "-" : (fraction * 100).ToString("0", CultureInfo.InvariantCulture) + "%";
+}

@@ -1,0 +1,33 @@
+using Ingest.Lab.Running;
+
+namespace Ingest.Lab.Results;
+
+/// <summary>Everything measured for one scenario: its configuration, every repeat, the cross-check, the loss check.</summary>
+internal sealed record ScenarioResult
+{
+    public required string Set { get; init; }
+
+    public required string Name { get; init; }
+
+    public required string Title { get; init; }
+
+    /// <summary>Services and load in words, e.g. "front-end: DotNet Ingest:ApiStyle=Raw".</summary>
+    public required IReadOnlyDictionary<string, string> Configuration { get; init; }
+
+    public required ScenarioStatus Status { get; init; }
+
+    /// <summary>Why it failed or was skipped, with the services' last log lines when they matter.</summary>
+    public string? Reason { get; init; }
+
+    /// <summary>The measured repeats with our load generator.</summary>
+    public IReadOnlyList<LoadRun> Runs { get; init; } = [];
+
+    /// <summary>The same load driven by wrk, when the run asked for a cross-check.</summary>
+    public LoadRun? CrossCheck { get; init; }
+
+    public LossCheck? Loss { get; init; }
+
+    public ScenarioSummary? Summary { get; init; }
+
+    public string Id => $"{Set}/{Name}";
+}

@@ -1,0 +1,124 @@
+using System.Globalization;
+using System.Text;
+
+namespace Ingest.Lab.Results;
+
+/// <summary>summary.md: the run's setup, one table per set, ratios against each set's baseline, and what failed.</summary>
+internal static class SummaryWriter
+{
+    public static string Write(RunReport report)
+    {
+        var md = new StringBuilder();
+        var m = report.Machine;
+        var s = report.Settings;
+        md.AppendLine(CultureInfo.InvariantCulture, $"# Ingest lab run {report.RunId}");
+        md.AppendLine();
+        md.AppendLine(CultureInfo.InvariantCulture, $"- **Command**: `{report.Command}`");
+        md.AppendLine(CultureInfo.InvariantCulture, $"- **Started**: {report.StartedAt:u}{(report.FinishedAt is { } f ? $", finished {f:u}" : " (running or interrupted)")}");
+        md.AppendLine(CultureInfo.InvariantCulture, $"- **Machine**: {m.CpuModel}, {m.Cores} cores, {Format.Mb(m.MemoryBytes)} memory, kernel {m.Kernel}, {m.Os}");
+        md.AppendLine(CultureInfo.InvariantCulture, $"- **Toolchain**: {m.DotNet} (SDK {m.DotNetSdk ?? "?"}), {m.Go ?? "Go: not installed"}, {m.Wrk ?? "wrk: not installed"}, {m.Nginx ?? "nginx: not installed"}, {m.Caddy ?? "caddy: not installed"}");
+        md.AppendLine(CultureInfo.InvariantCulture, $"- **Load**: our load generator, closed loop; {s.Repeats} measured repeats of {s.DurationSeconds:0.#} s after {s.WarmupSeconds:0.#} s of warm-up per scenario; figures are the median with (min–max) over the repeats{(s.CrossCheckWithWrk ? "; each scenario also driven by wrk for a cross-check" : "")}");
+        md.AppendLine(CultureInfo.InvariantCulture, $"- **Placement**: {s.Placement}. {s.Pinning}. Load average at start: {m.LoadAverage.ToString("0.00", CultureInfo.InvariantCulture)}");
+        md.AppendLine();
+
+        foreach (var set in report.Scenarios.GroupBy(r => r.Set))
+        {
+            var scenarios = set.ToList();
+            md.AppendLine(CultureInfo.InvariantCulture, $"## {set.Key}");
+            md.AppendLine();
+            md.AppendLine("| scenario | RPS | p50 | p99 | errors | front-end CPU (cores) | front-end peak RSS | back-end peak RSS | loss check |");
+            md.AppendLine("|---|---|---|---|---|---|---|---|---|");
+            foreach (var r in scenarios)
+            {
+                if (r.Summary is not { } sum)
+                {
+                    md.AppendLine(CultureInfo.InvariantCulture, $"| {r.Name} | {r.Status.ToString().ToLowerInvariant()} | | | | | | | {FirstLine(r.Reason)} |");
+                    continue;
+                }
+
+                md.AppendLine(CultureInfo.InvariantCulture,
+                    $"| {r.Name} | {Format.RpsSpread(sum.RequestsPerSecond)} | {Format.Ms(sum.P50.Median)} | {Format.MsSpread(sum.P99)} | {sum.Errors} | {Cpu(sum, "front-end")} | {Rss(sum, "front-end")} | {Rss(sum, "back-end")} | {(r.Loss is { } l ? (l.Passed ? "passed" : "**FAILED**") : "n/a")} |");
+            }
+
+            md.AppendLine();
+            WriteRatios(md, scenarios);
+            WriteCrossChecks(md, scenarios);
+        }
+
+        var problems = report.Scenarios.Where(r => r.Status != ScenarioStatus.Passed).ToList();
+        if (problems.Count > 0)
+        {
+            md.AppendLine("## Failed and skipped");
+            md.AppendLine();
+            foreach (var r in problems)
+            {
+                md.AppendLine(CultureInfo.InvariantCulture, $"- **{r.Id}** ({r.Status.ToString().ToLowerInvariant()}): {FirstLine(r.Reason)}");
+            }
+
+            md.AppendLine();
+        }
+
+        md.AppendLine("Scenario titles and full configurations are in results.json and report.html.");
+        return md.ToString();
+    }
+
+    private static void WriteRatios(StringBuilder md, List<ScenarioResult> scenarios)
+    {
+        var measured = scenarios.Where(r => r.Summary is not null).ToList();
+        if (measured.Count < 2)
+        {
+            return;
+        }
+
+        md.AppendLine("Ratios against the baseline (Go net/http pooled at the same connections where the set has it, else the first row), medians measured in this run:");
+        md.AppendLine();
+        md.AppendLine("| scenario | baseline | RPS | p99 | front-end peak RSS |");
+        md.AppendLine("|---|---|---|---|---|");
+        foreach (var r in measured)
+        {
+            var baseline = Baselines.For(r, measured);
+            if (baseline is null || baseline == r)
+            {
+                continue;
+            }
+
+            md.AppendLine(CultureInfo.InvariantCulture,
+                $"| {r.Name} | {baseline.Name} | {Format.Ratio(r.Summary!.RequestsPerSecond.Median / baseline.Summary!.RequestsPerSecond.Median)} | {Format.Ratio(r.Summary.P99.Median / baseline.Summary.P99.Median)} | {Format.Ratio(PeakRss(r.Summary, "front-end") / PeakRss(baseline.Summary, "front-end"))} |");
+        }
+
+        md.AppendLine();
+    }
+
+    private static void WriteCrossChecks(StringBuilder md, List<ScenarioResult> scenarios)
+    {
+        var checkedOnes = scenarios.Where(r => r.CrossCheck is not null && r.Summary is not null).ToList();
+        if (checkedOnes.Count == 0)
+        {
+            return;
+        }
+
+        md.AppendLine("Cross-check with wrk (same services, same connections, one run after ours):");
+        md.AppendLine();
+        md.AppendLine("| scenario | our RPS | wrk RPS | ratio | our p50 | wrk p50 |");
+        md.AppendLine("|---|---|---|---|---|---|");
+        foreach (var r in checkedOnes)
+        {
+            var wrk = r.CrossCheck!;
+            md.AppendLine(CultureInfo.InvariantCulture,
+                $"| {r.Name} | {Format.Rps(r.Summary!.RequestsPerSecond.Median)} | {Format.Rps(wrk.RequestsPerSecond)} | {Format.Ratio(r.Summary.RequestsPerSecond.Median / wrk.RequestsPerSecond)} | {Format.Ms(r.Summary.P50.Median)} | {Format.Ms(wrk.Latency.P50)} |");
+        }
+
+        md.AppendLine();
+    }
+
+    internal static double PeakRss(ScenarioSummary summary, string process) =>
+        summary.Processes.TryGetValue(process, out var p) ? p.PeakResidentBytes.Median : double.NaN;
+
+    internal static string Rss(ScenarioSummary summary, string process) =>
+        summary.Processes.TryGetValue(process, out var p) ? Format.Mb(p.PeakResidentBytes.Median) : "-";
+
+    internal static string Cpu(ScenarioSummary summary, string process) =>
+        summary.Processes.TryGetValue(process, out var p) ? Format.Cores(p.CpuCores.Median) : "-";
+
+    private static string FirstLine(string? text) => text is null ? "" : text.Split('\n')[0].Replace("|", "\\|", StringComparison.Ordinal);
+}

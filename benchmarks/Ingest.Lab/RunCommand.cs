@@ -1,0 +1,122 @@
+using System.Globalization;
+using Ingest.Lab.Catalogue;
+using Ingest.Lab.Processes;
+using Ingest.Lab.Results;
+using Ingest.Lab.Running;
+
+namespace Ingest.Lab;
+
+/// <summary>
+/// <c>run</c>: every scenario of the chosen sets, one after another, each with its own processes; results
+/// written after every scenario, so an interrupted run keeps what it measured.
+/// </summary>
+internal sealed class RunCommand(RepositoryLayout layout, TextWriter output)
+{
+    public async Task<int> RunAsync(LabOptions options, string commandLine, CancellationToken cancellationToken)
+    {
+        var scenarios = options.Sets.SelectMany(ScenarioCatalogue.InSet)
+            .Where(s => options.Filter is null || s.Name.Contains(options.Filter, StringComparison.OrdinalIgnoreCase))
+            .ToList();
+        if (scenarios.Count == 0)
+        {
+            output.WriteLine($"No scenario in {string.Join(", ", options.Sets)} matches '{options.Filter}'.");
+            return 2;
+        }
+
+        var startedAt = DateTimeOffset.UtcNow;
+        var runId = startedAt.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture);
+        var folder = Path.Combine(options.Output ?? layout.Results, runId);
+        Directory.CreateDirectory(folder);
+        output.WriteLine($"Ingest lab: {scenarios.Count} scenarios ({string.Join(", ", options.Sets)}), {options.Repeats} x {options.Duration.TotalSeconds:0.#} s each after {options.Warmup.TotalSeconds:0.#} s warm-up");
+        output.WriteLine($"  results: {folder}");
+
+        if (options.Install)
+        {
+            await Toolchain.EnsureAsync(layout, Toolchain.PackagesFor(scenarios, options.Wrk), output, cancellationToken);
+        }
+
+        var machine = await MachineInfo.ReadAsync(cancellationToken);
+        var pinning = Pinning.For(options.Pin, machine.Cores);
+        output.WriteLine($"  {machine.CpuModel}, {machine.Cores} cores; {pinning.Describe()}");
+
+        var publisher = new Publisher(layout, output);
+        var artifacts = new Artifacts(layout, publisher, output);
+        var loadGenerator = new LoadGenDriver(artifacts.LoadGeneratorAsync);
+        ILoadDriver? wrk = null;
+        if (options.Wrk)
+        {
+            var wrkDriver = new WrkDriver();
+            var missing = await wrkDriver.UnavailableAsync(cancellationToken);
+            if (missing is null)
+            {
+                wrk = wrkDriver;
+            }
+            else
+            {
+                output.WriteLine($"  no wrk cross-check: {missing}");
+            }
+        }
+
+        var runner = new ScenarioRunner(artifacts, loadGenerator, wrk, options, pinning, folder);
+        var settings = new RunSettings(
+            options.Sets,
+            options.Repeats,
+            options.Warmup.TotalSeconds,
+            options.Duration.TotalSeconds,
+            pinning.Describe(),
+            wrk is not null,
+            $"the load generator, the front-end(s) and the back-end share this machine's {machine.Cores} cores");
+        var results = new List<ScenarioResult>();
+        RunReport Report(DateTimeOffset? finished) => new()
+        {
+            RunId = runId,
+            StartedAt = startedAt,
+            FinishedAt = finished,
+            Command = commandLine,
+            Machine = machine,
+            Settings = settings,
+            Scenarios = results,
+        };
+
+        for (var i = 0; i < scenarios.Count; i++)
+        {
+            var scenario = scenarios[i];
+            var prefix = $"[{i + 1}/{scenarios.Count}] {scenario.Id}";
+            output.WriteLine($"{prefix}: {scenario.Title}");
+            var result = await runner.RunAsync(scenario, step => output.WriteLine($"      {step}"), cancellationToken);
+            results.Add(result);
+            output.WriteLine("      " + Line(result));
+            ResultFiles.WriteAll(folder, Report(null));
+        }
+
+        ResultFiles.WriteAll(folder, Report(DateTimeOffset.UtcNow));
+        output.WriteLine();
+        output.Write(FinalTable(results));
+        output.WriteLine();
+        output.WriteLine($"Written: {Path.Combine(folder, ResultFiles.ResultsJson)}, {ResultFiles.SummaryMarkdown}, {ResultFiles.ReportHtml}");
+        var failed = results.Count(r => r.Status == ScenarioStatus.Failed);
+        if (failed > 0)
+        {
+            output.WriteLine($"{failed} scenario(s) FAILED: see the reasons above and in {ResultFiles.SummaryMarkdown}.");
+        }
+
+        return failed == 0 ? 0 : 1;
+    }
+
+    private static string Line(ScenarioResult r) => r.Summary is { } s && r.Status != ScenarioStatus.Skipped
+        ? $"{Format.RpsSpread(s.RequestsPerSecond)} rps, p50 {Format.Ms(s.P50.Median)}, p99 {Format.Ms(s.P99.Median)}, errors {s.Errors}, front-end {SummaryWriter.Cpu(s, "front-end")} cores {SummaryWriter.Rss(s, "front-end")}; {(r.Status == ScenarioStatus.Passed ? r.Reason ?? "no loss check (no back-end)" : "FAILED: " + r.Reason?.Split('\n')[0])}"
+        : $"{r.Status.ToString().ToUpperInvariant()}: {r.Reason}";
+
+    private static string FinalTable(List<ScenarioResult> results)
+    {
+        var table = new System.Text.StringBuilder();
+        table.AppendLine($"{"scenario",-44} {"RPS (min-max)",-28} {"p50",-10} {"p99",-10} {"FE RSS",-8} {"status"}");
+        foreach (var r in results)
+        {
+            var s = r.Summary;
+            table.AppendLine($"{r.Id,-44} {(s is null ? "-" : Format.RpsSpread(s.RequestsPerSecond)),-28} {(s is null ? "-" : Format.Ms(s.P50.Median)),-10} {(s is null ? "-" : Format.Ms(s.P99.Median)),-10} {(s is null ? "-" : SummaryWriter.Rss(s, "front-end")),-8} {r.Status.ToString().ToLowerInvariant()}");
+        }
+
+        return table.ToString();
+    }
+}

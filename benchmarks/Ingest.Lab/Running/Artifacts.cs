@@ -1,0 +1,76 @@
+using System.Diagnostics;
+using Ingest.Lab.Catalogue;
+using Ingest.Lab.Processes;
+
+namespace Ingest.Lab.Running;
+
+/// <summary>
+/// The programs a run starts, built once per run: the .NET services published in Release (JIT or Native
+/// AOT), the load generator, and the Go baselines built with Debian's Go toolchain.
+/// </summary>
+internal sealed class Artifacts(RepositoryLayout layout, Publisher publisher, TextWriter log)
+{
+    private Task<string?>? _goBuild;
+
+    public string GoBinaries => Path.Combine(layout.Root, "src", "baselines", "go", "bin");
+
+    /// <summary>The command that starts a service of <paramref name="spec"/> in <paramref name="role"/>;
+    /// null with a reason when it cannot be had on this machine.</summary>
+    public async Task<(string? FileName, IReadOnlyList<string> Arguments, string? Missing)> ResolveAsync(ServiceSpec spec, ServiceRole role, CancellationToken cancellationToken)
+    {
+        if (spec.Implementation == Implementation.DotNet)
+        {
+            var project = role == ServiceRole.FrontEnd ? "Ingest.FrontEnd" : "Ingest.BackEnd";
+            if (!spec.NativeAot)
+            {
+                return ("dotnet", [await publisher.PublishAsync(project, cancellationToken)], null);
+            }
+
+            try
+            {
+                var dll = await publisher.PublishAsync(project, cancellationToken, "PublishAot=true", "RuntimeIdentifier=linux-x64");
+                return (Path.ChangeExtension(dll, null), [], null);
+            }
+            catch (InvalidOperationException ex)
+            {
+                return (null, [], "Native AOT publish failed (needs Debian clang and zlib1g-dev): " + ex.Message.Split('\n')[0]);
+            }
+        }
+
+        var missing = await (_goBuild ??= BuildGoAsync(cancellationToken));
+        var binary = Path.Combine(GoBinaries, spec.Implementation == Implementation.GoFastHttp ? "ingest-go-fasthttp" : "ingest-go");
+        if (!File.Exists(binary))
+        {
+            return (null, [], missing ?? $"{Path.GetFileName(binary)} was not built");
+        }
+
+        return (binary, [], null);
+    }
+
+    public Task<string> LoadGeneratorAsync(CancellationToken cancellationToken) => publisher.PublishAsync("Ingest.LoadGen", cancellationToken);
+
+    // Returns null when everything built, else what the build script said it could not build.
+    private async Task<string?> BuildGoAsync(CancellationToken cancellationToken)
+    {
+        var script = Path.Combine(layout.Root, "src", "baselines", "go", "build.sh");
+        if (!File.Exists(script))
+        {
+            return "the Go baselines are not in this checkout";
+        }
+
+        log.WriteLine("  building the Go baselines");
+        var start = new ProcessStartInfo("bash", [script]) { RedirectStandardOutput = true, RedirectStandardError = true };
+        using var process = Process.Start(start)!;
+        var stdout = process.StandardOutput.ReadToEndAsync(cancellationToken);
+        var stderr = process.StandardError.ReadToEndAsync(cancellationToken);
+        await process.WaitForExitAsync(cancellationToken);
+        var output = ((await stdout) + (await stderr)).Trim();
+        if (process.ExitCode == 0)
+        {
+            return null;
+        }
+
+        log.WriteLine("  Go baselines: " + output.Replace("\n", "\n    ", StringComparison.Ordinal));
+        return "the Go build failed or was partial: " + output.Split('\n').LastOrDefault();
+    }
+}

@@ -1,0 +1,161 @@
+using System.Globalization;
+using System.Text.Json;
+using Ingest.Lab.Catalogue;
+using Ingest.Lab.Results;
+
+namespace Ingest.Lab.Running;
+
+/// <summary>
+/// Runs one scenario from start to stop: services up, warm-up, measured repeats (sampled), the optional wrk
+/// cross-check, the loss check, and everything stopped again whatever happened.
+/// </summary>
+internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenerator, ILoadDriver? crossCheck, LabOptions options, Pinning pinning, string runFolder)
+{
+    private static readonly TimeSpan StatsSettle = TimeSpan.FromMilliseconds(300);
+    private static readonly TimeSpan StatsDeadline = TimeSpan.FromSeconds(15);
+
+    public async Task<ScenarioResult> RunAsync(Scenario scenario, Action<string> progress, CancellationToken cancellationToken)
+    {
+        var folder = Path.Combine(runFolder, "scenarios", scenario.Set, scenario.Name);
+        Directory.CreateDirectory(folder);
+        var payload = PayloadFiles.Write(folder, scenario.Load.Payload);
+        var configuration = Describe(scenario);
+        try
+        {
+            await using var topology = await Topology.StartAsync(scenario, artifacts, pinning, folder, cancellationToken);
+            long acknowledged = 0;
+            long unknown = 0;
+
+            if (options.Warmup > TimeSpan.Zero)
+            {
+                progress("warm-up");
+                var warmup = await DriveAsync(loadGenerator, topology, scenario, options.Warmup, payload, Path.Combine(folder, "warmup.json"), cancellationToken);
+                acknowledged += warmup.Successful;
+                unknown += warmup.Unknown;
+            }
+
+            var runs = new List<LoadRun>();
+            for (var repeat = 1; repeat <= options.Repeats; repeat++)
+            {
+                progress($"run {repeat}/{options.Repeats}");
+                var run = await DriveAsync(loadGenerator, topology, scenario, options.Duration, payload, Path.Combine(folder, $"run-{repeat}.json"), cancellationToken);
+                runs.Add(run);
+                acknowledged += run.Successful;
+                unknown += run.Unknown;
+            }
+
+            LoadRun? wrk = null;
+            if (crossCheck is not null)
+            {
+                progress("wrk cross-check");
+                wrk = await DriveAsync(crossCheck, topology, scenario, options.Duration, payload, Path.Combine(folder, "wrk"), cancellationToken);
+                acknowledged += wrk.Successful;
+                unknown += wrk.Unknown;
+            }
+
+            LossCheck? loss = null;
+            if (topology.BackEnd is { } backEnd && scenario.Load.EventsPerRequest > 0)
+            {
+                progress("loss check");
+                var persisted = await PersistedAsync(backEnd, cancellationToken);
+                loss = new LossCheck(acknowledged * scenario.Load.EventsPerRequest, unknown * scenario.Load.EventsPerRequest, persisted);
+            }
+
+            var succeeded = runs.Sum(r => r.Successful);
+            var (status, reason) = (loss, succeeded) switch
+            {
+                ({ Passed: false }, _) => (ScenarioStatus.Failed, loss.Describe() + "\n" + topology.LastLines()),
+                (_, 0) => (ScenarioStatus.Failed, "No request succeeded in the measured runs: " + string.Join(", ", runs.SelectMany(r => r.Errors).GroupBy(e => e.Key).Select(g => $"{g.Key} {g.Sum(e => e.Value)}")) + "\n" + topology.LastLines()),
+                _ => (ScenarioStatus.Passed, loss?.Describe()),
+            };
+            return new ScenarioResult
+            {
+                Set = scenario.Set,
+                Name = scenario.Name,
+                Title = scenario.Title,
+                Configuration = configuration,
+                Status = status,
+                Reason = reason,
+                Runs = runs,
+                CrossCheck = wrk,
+                Loss = loss,
+                Summary = ScenarioSummary.From(runs),
+            };
+        }
+        catch (ScenarioSkippedException ex)
+        {
+            return Ended(scenario, configuration, ScenarioStatus.Skipped, ex.Message);
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
+        {
+            return Ended(scenario, configuration, ScenarioStatus.Failed, ex.Message);
+        }
+    }
+
+    private async Task<LoadRun> DriveAsync(ILoadDriver driver, Topology topology, Scenario scenario, TimeSpan duration, string payload, string resultFile, CancellationToken cancellationToken)
+    {
+        await using var sampler = new ResourceSampler(topology.ProcessIds);
+        var phase = new LoadPhase(topology.Target, scenario.Load, duration, options.Requests, payload, resultFile, pinning.LoadCpus, runFolder);
+        var run = await driver.RunAsync(phase, pid => sampler.Track("load generator", pid), cancellationToken);
+        var usage = await sampler.StopAsync();
+        foreach (var process in topology.Processes)
+        {
+            if (process.HasExited)
+            {
+                throw new InvalidOperationException($"{process.Name} exited during the load. Last lines:\n{process.LastLines()}");
+            }
+        }
+
+        return run with { Processes = usage };
+    }
+
+    /// <summary>The back-end's persisted total, read until it stops moving (forwards may still be landing).</summary>
+    private static async Task<long> PersistedAsync(Uri backEnd, CancellationToken cancellationToken)
+    {
+        using var client = new HttpClient { BaseAddress = backEnd, Timeout = TimeSpan.FromSeconds(5) };
+        var deadline = DateTime.UtcNow + StatsDeadline;
+        long previous = -1;
+        while (true)
+        {
+            var stats = await client.GetStringAsync("/ingest/stats", cancellationToken);
+            var total = JsonDocument.Parse(stats).RootElement.GetProperty("total").GetInt64();
+            if (total == previous || DateTime.UtcNow > deadline)
+            {
+                return total;
+            }
+
+            previous = total;
+            await Task.Delay(StatsSettle, cancellationToken);
+        }
+    }
+
+    private static ScenarioResult Ended(Scenario scenario, IReadOnlyDictionary<string, string> configuration, ScenarioStatus status, string reason) => new()
+    {
+        Set = scenario.Set,
+        Name = scenario.Name,
+        Title = scenario.Title,
+        Configuration = configuration,
+        Status = status,
+        Reason = reason,
+    };
+
+    private static Dictionary<string, string> Describe(Scenario scenario)
+    {
+        var configuration = new Dictionary<string, string>
+        {
+            ["front-end"] = scenario.FrontEnd.Describe() + (scenario.FrontEndInstances > 1 ? $" x{scenario.FrontEndInstances.ToString(CultureInfo.InvariantCulture)}" : ""),
+            ["load"] = scenario.Load.Describe(),
+        };
+        if (scenario.BackEnd is { } backEnd)
+        {
+            configuration["back-end"] = backEnd.Describe();
+        }
+
+        if (scenario.FrontDoor != FrontDoor.Direct)
+        {
+            configuration["front door"] = scenario.FrontDoor.ToString();
+        }
+
+        return configuration;
+    }
+}

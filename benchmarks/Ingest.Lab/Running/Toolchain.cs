@@ -1,0 +1,77 @@
+using System.Diagnostics;
+using Ingest.Lab.Catalogue;
+using Ingest.Lab.Processes;
+
+namespace Ingest.Lab.Running;
+
+/// <summary>
+/// Installs the Debian packages the chosen scenarios need (through the repository's shared installer,
+/// tests/lib/debian.sh) and says plainly what it could not install; the scenarios that need a missing tool are
+/// then skipped with that reason, the others still run.
+/// </summary>
+internal static class Toolchain
+{
+    public static IReadOnlyList<string> PackagesFor(IEnumerable<Scenario> scenarios, bool wrk)
+    {
+        var packages = new SortedSet<string>(StringComparer.Ordinal);
+        if (wrk)
+        {
+            packages.Add("wrk");
+        }
+
+        foreach (var scenario in scenarios)
+        {
+            foreach (var service in new[] { scenario.FrontEnd, scenario.BackEnd })
+            {
+                switch (service)
+                {
+                    case { Implementation: Implementation.GoNetHttp }:
+                        packages.Add("golang-go");
+                        break;
+                    case { Implementation: Implementation.GoFastHttp }:
+                        packages.Add("golang-go");
+                        packages.Add("golang-github-valyala-fasthttp-dev");
+                        break;
+                    case { NativeAot: true }:
+                        packages.Add("clang");
+                        packages.Add("zlib1g-dev");
+                        break;
+                }
+            }
+
+            if (scenario.FrontDoor != FrontDoor.Direct)
+            {
+                packages.Add(scenario.FrontDoor == FrontDoor.Nginx ? "nginx" : "caddy");
+            }
+        }
+
+        return [.. packages];
+    }
+
+    /// <summary>Runs the installer; returns null when everything is there, else what it said.</summary>
+    public static async Task<string?> EnsureAsync(RepositoryLayout layout, IReadOnlyList<string> packages, TextWriter log, CancellationToken cancellationToken)
+    {
+        if (packages.Count == 0)
+        {
+            return null;
+        }
+
+        var installer = Path.Combine(layout.Root, "tests", "lib", "debian.sh");
+        var start = new ProcessStartInfo("bash", ["-c", "source \"$0\" && ensure_debian_packages \"$@\"", installer, .. packages])
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+        };
+        using var process = Process.Start(start)!;
+        var stdout = process.StandardOutput.ReadToEndAsync(cancellationToken);
+        var stderr = process.StandardError.ReadToEndAsync(cancellationToken);
+        await process.WaitForExitAsync(cancellationToken);
+        var said = ((await stdout) + (await stderr)).Trim();
+        if (said.Length > 0)
+        {
+            log.WriteLine("  " + said.Replace("\n", "\n  ", StringComparison.Ordinal));
+        }
+
+        return process.ExitCode == 0 ? null : said;
+    }
+}

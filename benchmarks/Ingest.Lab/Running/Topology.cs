@@ -1,0 +1,200 @@
+using System.Globalization;
+using System.Net.Sockets;
+using Ingest.Lab.Catalogue;
+using Ingest.Lab.Processes;
+
+namespace Ingest.Lab.Running;
+
+/// <summary>
+/// The processes of one scenario, started in order (back-end, front-end instances, front door) on free
+/// loopback ports, each waited for until it is healthy; disposing stops every one of them, whatever happened.
+/// </summary>
+internal sealed class Topology : IAsyncDisposable
+{
+    private static readonly TimeSpan StartTimeout = TimeSpan.FromSeconds(60);
+    private static readonly TimeSpan StopGrace = TimeSpan.FromSeconds(10);
+
+    private readonly List<ServiceProcess> _processes = [];
+
+    private Topology()
+    {
+    }
+
+    /// <summary>Where the load generator sends its requests.</summary>
+    public Uri Target { get; private set; } = null!;
+
+    /// <summary>The back-end's base URL (its /ingest/stats tells what was persisted); null when the scenario does not forward.</summary>
+    public Uri? BackEnd { get; private set; }
+
+    /// <summary>Every started process by name, for sampling.</summary>
+    public IReadOnlyDictionary<string, int> ProcessIds => _processes.ToDictionary(p => p.Name, p => p.ProcessId);
+
+    public IReadOnlyList<ServiceProcess> Processes => _processes;
+
+    public static async Task<Topology> StartAsync(Scenario scenario, Artifacts artifacts, Pinning pinning, string workDirectory, CancellationToken cancellationToken)
+    {
+        var topology = new Topology();
+        try
+        {
+            await topology.StartServicesAsync(scenario, artifacts, pinning, workDirectory, cancellationToken);
+            return topology;
+        }
+        catch
+        {
+            await topology.DisposeAsync();
+            throw;
+        }
+    }
+
+    /// <summary>The last log lines of every process, for a failure report.</summary>
+    public string LastLines() => string.Join("\n", _processes.Select(p => $"--- {p.Name} (last lines)\n{p.LastLines()}"));
+
+    public async ValueTask DisposeAsync()
+    {
+        // Front door first, back-end last: nothing is left forwarding to a stopped service.
+        for (var i = _processes.Count - 1; i >= 0; i--)
+        {
+            await _processes[i].StopAsync(StopGrace);
+            await _processes[i].DisposeAsync();
+        }
+
+        _processes.Clear();
+    }
+
+    private async Task StartServicesAsync(Scenario scenario, Artifacts artifacts, Pinning pinning, string workDirectory, CancellationToken cancellationToken)
+    {
+        if (scenario.BackEnd is { } backEndSpec)
+        {
+            var port = FreePorts.Next();
+            await StartServiceAsync("back-end", backEndSpec, ServiceRole.BackEnd, port, backEnd: null, artifacts, pinning, cancellationToken);
+            BackEnd = Loopback(port);
+        }
+
+        var frontEnds = new List<Uri>();
+        for (var i = 0; i < scenario.FrontEndInstances; i++)
+        {
+            var port = FreePorts.Next();
+            var name = scenario.FrontEndInstances == 1 ? "front-end" : $"front-end-{i + 1}";
+            await StartServiceAsync(name, scenario.FrontEnd, ServiceRole.FrontEnd, port, BackEnd, artifacts, pinning, cancellationToken);
+            frontEnds.Add(Loopback(port));
+        }
+
+        Target = scenario.FrontDoor == FrontDoor.Direct
+            ? frontEnds[0]
+            : await StartFrontDoorAsync(scenario.FrontDoor, frontEnds, pinning, workDirectory, cancellationToken);
+    }
+
+    private async Task StartServiceAsync(string name, ServiceSpec spec, ServiceRole role, int port, Uri? backEnd, Artifacts artifacts, Pinning pinning, CancellationToken cancellationToken)
+    {
+        var (fileName, prefix, missing) = await artifacts.ResolveAsync(spec, role, cancellationToken);
+        if (fileName is null)
+        {
+            throw new ScenarioSkippedException($"{name}: {missing}");
+        }
+
+        var arguments = new List<string>(prefix);
+        if (spec.Implementation == Implementation.DotNet)
+        {
+            arguments.AddRange(["--urls", Loopback(port).ToString().TrimEnd('/')]);
+            if (backEnd is not null)
+            {
+                arguments.AddRange(["--Forwarding:BackEnds:0", backEnd.ToString().TrimEnd('/')]);
+            }
+
+            foreach (var (key, value) in spec.Settings)
+            {
+                arguments.AddRange([$"--{key}", value]);
+            }
+        }
+        else
+        {
+            if (spec.Implementation == Implementation.GoNetHttp)
+            {
+                arguments.AddRange(["-role", role == ServiceRole.FrontEnd ? "frontend" : "backend"]);
+            }
+
+            arguments.AddRange(["-listen", $"127.0.0.1:{port.ToString(CultureInfo.InvariantCulture)}"]);
+            if (backEnd is not null)
+            {
+                arguments.AddRange(["-backends", backEnd.ToString().TrimEnd('/')]);
+            }
+
+            foreach (var (flag, value) in spec.Settings)
+            {
+                arguments.AddRange([$"-{flag}", value]);
+            }
+        }
+
+        var (file, args) = Pinning.Wrap(pinning.ServiceCpus, fileName, arguments);
+        var process = ServiceProcess.Start(name, file, args, spec.Environment);
+        _processes.Add(process);
+        await process.WaitUntilReadyAsync(StartTimeout, cancellationToken);
+        await WaitForHealthAsync(process, Loopback(port), cancellationToken);
+    }
+
+    private async Task<Uri> StartFrontDoorAsync(FrontDoor door, IReadOnlyList<Uri> frontEnds, Pinning pinning, string workDirectory, CancellationToken cancellationToken)
+    {
+        var port = FreePorts.Next();
+        var directory = Path.Combine(workDirectory, door.ToString().ToLowerInvariant());
+        Directory.CreateDirectory(directory);
+        var (fileName, arguments, environment) = door == FrontDoor.Nginx
+            ? ProxyConfigs.Nginx(directory, port, frontEnds)
+            : ProxyConfigs.Caddy(directory, port, frontEnds);
+        if (await MachineToolsAsync(fileName, cancellationToken) is false)
+        {
+            throw new ScenarioSkippedException($"{fileName} is not installed (Debian package {fileName})");
+        }
+
+        var (file, args) = Pinning.Wrap(pinning.ServiceCpus, fileName, arguments);
+        var process = ServiceProcess.Start(door.ToString().ToLowerInvariant(), file, args, environment, directory);
+        _processes.Add(process);
+        var target = Loopback(port);
+        await WaitForHealthAsync(process, target, cancellationToken);
+        return target;
+    }
+
+    private static async Task<bool> MachineToolsAsync(string tool, CancellationToken cancellationToken) =>
+        await Results.MachineInfo.FirstLineAsync("sh", ["-c", $"command -v {tool}"], cancellationToken) is not null;
+
+    /// <summary>Polls GET /healthz until it answers 200 (through a proxy too), or fails with the process's last lines.</summary>
+    private static async Task WaitForHealthAsync(ServiceProcess process, Uri baseAddress, CancellationToken cancellationToken)
+    {
+        using var client = new HttpClient { BaseAddress = baseAddress, Timeout = TimeSpan.FromSeconds(2) };
+        var deadline = DateTime.UtcNow + StartTimeout;
+        while (true)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            if (process.HasExited)
+            {
+                throw new InvalidOperationException($"{process.Name} exited during start-up. Last lines:\n{process.LastLines()}");
+            }
+
+            try
+            {
+                using var response = await client.GetAsync("/healthz", cancellationToken);
+                if (response.IsSuccessStatusCode)
+                {
+                    return;
+                }
+            }
+            catch (HttpRequestException)
+            {
+            }
+            catch (TaskCanceledException) when (!cancellationToken.IsCancellationRequested)
+            {
+            }
+            catch (SocketException)
+            {
+            }
+
+            if (DateTime.UtcNow > deadline)
+            {
+                throw new InvalidOperationException($"{process.Name} did not answer GET {baseAddress}healthz within {StartTimeout.TotalSeconds:0} s. Last lines:\n{process.LastLines()}");
+            }
+
+            await Task.Delay(50, cancellationToken);
+        }
+    }
+
+    private static Uri Loopback(int port) => new($"http://127.0.0.1:{port.ToString(CultureInfo.InvariantCulture)}/");
+}
