@@ -1,0 +1,108 @@
+using System.Text.Json.Nodes;
+using Ingest.Lab.Catalogue;
+using Ingest.Lab.Results;
+using Ingest.Lab.Running;
+
+namespace Ingest.Lab.Tests;
+
+/// <summary>The lab end to end on real processes: a tiny scenario writes real results, and the loss check and
+/// the failure paths do what the report promises.</summary>
+public sealed class LabScenarioTests(LabFixture lab) : IClassFixture<LabFixture>
+{
+    private static readonly LabOptions Tiny = new()
+    {
+        Repeats = 2,
+        Warmup = TimeSpan.FromSeconds(1),
+        Duration = TimeSpan.FromSeconds(5),
+        Requests = 300,
+        Install = false,
+    };
+
+    [Fact]
+    public async Task ASmokeRunWritesAllThreeResultFilesWithRealContent()
+    {
+        var folder = Path.Combine(lab.Output, "smoke");
+        var exit = await new RunCommand(lab.Layout, TextWriter.Null).RunAsync(
+            Tiny with { Sets = ["smoke"], Output = folder }, "test", CancellationToken.None);
+
+        Assert.Equal(0, exit);
+        var run = Assert.Single(Directory.GetDirectories(folder));
+        var results = JsonNode.Parse(await File.ReadAllTextAsync(Path.Combine(run, ResultFiles.ResultsJson)))!;
+        var scenario = results["scenarios"]![0]!;
+        Assert.Equal("Passed", (string?)scenario["status"]);
+        Assert.Equal(2, scenario["runs"]!.AsArray().Count);
+        foreach (var measured in scenario["runs"]!.AsArray())
+        {
+            Assert.Equal(300, (long)measured!["successful"]!);
+            Assert.True((double)measured["requestsPerSecond"]! > 0);
+            Assert.True((double)measured["latency"]!["p99"]! > 0);
+            Assert.True((long)measured["processes"]!["front-end"]!["peakResidentBytes"]! > 0);
+        }
+
+        // Warm-up and both repeats: 900 classic payloads acknowledged and persisted.
+        Assert.Equal(900, (long)scenario["loss"]!["acknowledged"]!);
+        Assert.Equal(900, (long)scenario["loss"]!["persisted"]!);
+        Assert.False(string.IsNullOrEmpty((string?)results["machine"]!["kernel"]));
+
+        var summary = await File.ReadAllTextAsync(Path.Combine(run, ResultFiles.SummaryMarkdown));
+        Assert.Contains("## smoke", summary, StringComparison.Ordinal);
+        Assert.Contains("| aspnet-static |", summary, StringComparison.Ordinal);
+        var html = await File.ReadAllTextAsync(Path.Combine(run, ResultFiles.ReportHtml));
+        Assert.Contains("<svg", html, StringComparison.Ordinal);
+        Assert.Contains("aspnet-static", html, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task TheLossCheckCatchesABackEndThatDropsOneEventInAThousand()
+    {
+        var scenario = ScenarioCatalogue.InSet("smoke")[0] with { Name = "dropping" };
+        scenario = scenario with { BackEnd = scenario.BackEnd!.With(("Faults:DropOneIn", "1000")), Load = scenario.Load with { Connections = 8 } };
+
+        var result = await Runner(Tiny with { Requests = 1500, Warmup = TimeSpan.Zero }).RunAsync(scenario, _ => { }, CancellationToken.None);
+
+        Assert.Equal(ScenarioStatus.Failed, result.Status);
+        Assert.NotNull(result.Loss);
+        Assert.False(result.Loss.Passed);
+        Assert.Equal(3000, result.Loss.Acknowledged);
+        Assert.Equal(3000 - 3, result.Loss.Persisted);
+        Assert.Contains("LOST 3 events", result.Reason, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task AServiceThatCannotStartFailsTheScenarioWithItsOwnMessage()
+    {
+        var scenario = ScenarioCatalogue.InSet("smoke")[0] with { Name = "misconfigured" };
+        scenario = scenario with { FrontEnd = scenario.FrontEnd.With(("Forwarding:TimeoutMilliseconds", "0")) };
+
+        var result = await Runner(Tiny).RunAsync(scenario, _ => { }, CancellationToken.None);
+
+        Assert.Equal(ScenarioStatus.Failed, result.Status);
+        Assert.Contains("Forwarding:TimeoutMilliseconds = 0 is outside", result.Reason, StringComparison.Ordinal);
+        Assert.Empty(result.Runs);
+    }
+
+    [Fact]
+    public async Task AScenarioWhoseProgramIsMissingIsSkippedWithTheReason()
+    {
+        // A checkout without the Go baselines: the Go scenario is skipped, not failed.
+        var empty = Directory.CreateTempSubdirectory("ingest-no-go-").FullName;
+        try
+        {
+            var artifacts = new Artifacts(new Processes.RepositoryLayout(empty), lab.Publisher, TextWriter.Null);
+            var runner = new ScenarioRunner(artifacts, lab.LoadGenerator, null, Tiny, Pinning.None, lab.Output);
+            var goScenario = ScenarioCatalogue.InSet("classic").First(s => s.FrontEnd.Implementation == Implementation.GoNetHttp);
+
+            var result = await runner.RunAsync(goScenario, _ => { }, CancellationToken.None);
+
+            Assert.Equal(ScenarioStatus.Skipped, result.Status);
+            Assert.Contains("Go baselines are not in this checkout", result.Reason, StringComparison.Ordinal);
+        }
+        finally
+        {
+            Directory.Delete(empty, recursive: true);
+        }
+    }
+
+    private ScenarioRunner Runner(LabOptions options) =>
+        new(lab.Artifacts, lab.LoadGenerator, null, options, Pinning.None, lab.Output);
+}

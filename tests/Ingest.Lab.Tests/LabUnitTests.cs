@@ -1,0 +1,81 @@
+using System.Diagnostics;
+using Ingest.Lab.Catalogue;
+using Ingest.Lab.Results;
+using Ingest.Lab.Running;
+
+namespace Ingest.Lab.Tests;
+
+public sealed class LabUnitTests
+{
+    [Fact]
+    public void EveryScenarioHasAUniqueIdAndTheDefaultSetExists()
+    {
+        var ids = ScenarioCatalogue.All.Select(s => s.Id).ToList();
+        Assert.Equal(ids.Count, ids.Distinct().Count());
+        Assert.Contains(ScenarioCatalogue.DefaultSet, ScenarioCatalogue.Sets);
+        Assert.All(ScenarioCatalogue.Sets, set => Assert.NotEmpty(ScenarioCatalogue.InSet(set)));
+        Assert.All(ScenarioCatalogue.All.Where(s => s.Load.Path == "/ingest/event"), s => Assert.NotNull(s.BackEnd));
+    }
+
+    [Fact]
+    public void TheClassicSetRecreatesThe2016Table()
+    {
+        var classic = ScenarioCatalogue.InSet("classic");
+        Assert.Contains(classic, s => s.FrontEnd.Settings.GetValueOrDefault("Forwarding:ClientStrategy") == "PerRequestBlocking" && s.FrontEnd.Settings["Ingest:Serializer"] == "Newtonsoft");
+        Assert.Contains(classic, s => s.FrontEnd.Implementation == Implementation.GoNetHttp && s.FrontEnd.Settings["client"] == "per-request");
+        Assert.Contains(classic, s => s.FrontEnd.Implementation == Implementation.GoFastHttp);
+        Assert.Equal([50, 300], classic.Select(s => s.Load.Connections).Distinct().Order());
+    }
+
+    [Theory]
+    [InlineData(new[] { "--set", "nope" }, "--set: unknown scenario set 'nope'")]
+    [InlineData(new[] { "--repeat", "0" }, "--repeat expects a whole number above 0")]
+    [InlineData(new[] { "--duration", "0" }, "--duration expects seconds above 0")]
+    [InlineData(new[] { "--bogus" }, "Unknown option '--bogus'")]
+    public void BadOptionsNameTheFlag(string[] args, string message)
+    {
+        var (options, errors) = LabOptions.Parse(args);
+        Assert.Null(options);
+        Assert.Contains(errors, e => e.Contains(message, StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void SpreadIsTheMedianWithMinAndMax()
+    {
+        var even = Spread.Of([4.0, 1.0, 3.0, 2.0]);
+        Assert.Equal((2.5, 1.0, 4.0, 4), (even.Median, even.Min, even.Max, even.Count));
+        Assert.Equal(2.0, Spread.Of([3.0, 1.0, 2.0]).Median);
+        Assert.Equal(0.5, Spread.Of([90.0, 100.0, 140.0]).RelativeRange);
+    }
+
+    [Fact]
+    public void OnlyRangesThatDoNotOverlapAreADifference()
+    {
+        Assert.True(Comparer.Significant(Spread.Of([100.0, 102.0, 104.0]), Spread.Of([110.0, 111.0, 115.0])));
+        Assert.False(Comparer.Significant(Spread.Of([100.0, 102.0, 110.0]), Spread.Of([105.0, 111.0, 115.0])));
+    }
+
+    [Theory]
+    [InlineData(1000, 0, 1000, true)]
+    [InlineData(1000, 16, 1010, true)]
+    [InlineData(1000, 16, 999, false)]
+    [InlineData(1000, 16, 1017, false)]
+    public void TheLossCheckAllowsOnlyTheRequestsOfUnknownOutcome(long acknowledged, long unknown, long persisted, bool passed)
+    {
+        Assert.Equal(passed, new LossCheck(acknowledged, unknown, persisted).Passed);
+    }
+
+    [Fact]
+    public async Task ProcFsReadsTheCpuAndMemoryOfARealProcess()
+    {
+        using var busy = Process.Start(new ProcessStartInfo("sh", ["-c", "i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done"]))!;
+        await using var sampler = new ResourceSampler(new Dictionary<string, int> { ["busy"] = busy.Id });
+        await Task.Delay(600);
+        var usage = (await sampler.StopAsync())["busy"];
+        await busy.WaitForExitAsync();
+
+        Assert.True(usage.Samples >= 3, $"{usage.Samples} samples");
+        Assert.True(usage.CpuCores > 0.2, $"a busy loop used {usage.CpuCores} cores");
+        Assert.True(usage.PeakResidentBytes > 0);
+    }
+}
