@@ -40,6 +40,11 @@ try
         case "compare" when rest.Length == 2:
             Console.Write(Comparer.Compare(ResultFiles.Read(rest[0]), ResultFiles.Read(rest[1])));
             return 0;
+        case "report" when rest.Length == 1:
+            var folder = Directory.Exists(rest[0]) ? rest[0] : Path.GetDirectoryName(Path.GetFullPath(rest[0]))!;
+            ResultFiles.WriteAll(folder, ResultFiles.Read(rest[0]));
+            Console.WriteLine($"Rewrote {Path.Combine(folder, ResultFiles.SummaryMarkdown)} and {ResultFiles.ReportHtml} from {ResultFiles.ResultsJson}.");
+            return 0;
         case "demo":
             return await new Demo(layout, Console.Out).RunAsync(stop.Token);
         default:
@@ -69,6 +74,7 @@ static int Usage(IEnumerable<string> problems)
                               [--pin] [--wrk] [--no-install] [--output folder]
                Ingest.Lab list                  the scenario sets and their scenarios
                Ingest.Lab compare <runA> <runB> ratios B/A per scenario, marked where beyond the noise
+               Ingest.Lab report <run>          rewrite summary.md and report.html from a run's results.json
                Ingest.Lab demo                  the flow at a glance: a burst of the classic payload
         """);
     return 2;

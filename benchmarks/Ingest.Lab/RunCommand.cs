@@ -32,7 +32,7 @@ internal sealed class RunCommand(RepositoryLayout layout, TextWriter output)
 
         if (options.Install)
         {
-            await Toolchain.EnsureAsync(layout, Toolchain.PackagesFor(scenarios, options.Wrk), output, cancellationToken);
+            await Toolchain.EnsureAsync(layout, Toolchain.PackagesFor(scenarios), output, cancellationToken);
         }
 
         var machine = await MachineInfo.ReadAsync(cancellationToken);

@@ -47,7 +47,8 @@ internal static class SvgChart
                 svg.Append(CultureInfo.InvariantCulture, $"<line x1=\"{x1:0.#}\" x2=\"{x2:0.#}\" y1=\"{cy}\" y2=\"{cy}\" class=\"whisker\"/><line x1=\"{x1:0.#}\" x2=\"{x1:0.#}\" y1=\"{y + 3}\" y2=\"{y + BarHeight - 3}\" class=\"whisker\"/><line x1=\"{x2:0.#}\" x2=\"{x2:0.#}\" y1=\"{y + 3}\" y2=\"{y + BarHeight - 3}\" class=\"whisker\"/>");
             }
 
-            svg.Append(CultureInfo.InvariantCulture, $"<text x=\"{LabelWidth + w + 6:0.#}\" y=\"{y + 13}\" class=\"value\">{Number(median)} {Escape(unit)}{(note is null ? "" : " " + Escape(note))}</text>");
+            var end = LabelWidth + Math.Max(w, double.IsNaN(maxValue) ? 0 : maxValue / max * plotWidth);
+            svg.Append(CultureInfo.InvariantCulture, $"<text x=\"{end + 6:0.#}\" y=\"{y + 13}\" class=\"value\">{Number(median)} {Escape(unit)}{(note is null ? "" : " " + Escape(note))}</text>");
         }
 
         return End(svg);
@@ -72,6 +73,7 @@ internal static class SvgChart
         double Tx(double v) => logX ? Math.Log10(v) : v;
         double Ty(double v) => logY ? Math.Log10(v) : v;
         var (x0, x1) = (points.Min(p => Tx(p[0])), points.Max(p => Tx(p[0])));
+        (x0, x1) = logX ? (Math.Floor(x0), Math.Ceiling(x1)) : (x0, x1);
         var (y0, y1) = (logY ? Math.Floor(points.Min(p => Ty(p[1]))) : 0, points.Max(p => Ty(p[1])));
         y1 = logY ? Math.Ceiling(y1) : y1 * 1.05;
         if (x1 <= x0)
@@ -88,20 +90,16 @@ internal static class SvgChart
         double Py(double v) => top + plotHeight - ((Ty(v) - y0) / (y1 - y0) * plotHeight);
 
         svg.Append(CultureInfo.InvariantCulture, $"<rect x=\"{left}\" y=\"{top}\" width=\"{plotWidth}\" height=\"{plotHeight}\" class=\"frame\"/>");
-        for (var i = 0; i <= 4; i++)
+        foreach (var value in Ticks(y0, y1, logY))
         {
-            var tv = y0 + ((y1 - y0) * i / 4);
-            var value = logY ? Math.Pow(10, tv) : tv;
-            var py = top + plotHeight - (plotHeight * i / 4.0);
+            var py = Py(value);
             svg.Append(CultureInfo.InvariantCulture, $"<line x1=\"{left}\" x2=\"{left + plotWidth}\" y1=\"{py:0.#}\" y2=\"{py:0.#}\" class=\"grid\"/><text x=\"{left - 6}\" y=\"{py + 4:0.#}\" text-anchor=\"end\" class=\"tick\">{Number(value)}</text>");
         }
 
-        for (var i = 0; i <= 5; i++)
+        foreach (var value in Ticks(x0, x1, logX))
         {
-            var tv = x0 + ((x1 - x0) * i / 5);
-            var value = logX ? Math.Pow(10, tv) : tv;
-            var px = left + (plotWidth * i / 5.0);
-            svg.Append(CultureInfo.InvariantCulture, $"<text x=\"{px:0.#}\" y=\"{top + plotHeight + 16}\" text-anchor=\"middle\" class=\"tick\">{Escape(xTick?.Invoke(value) ?? Number(value))}</text>");
+            var px = Px(value);
+            svg.Append(CultureInfo.InvariantCulture, $"<line x1=\"{px:0.#}\" x2=\"{px:0.#}\" y1=\"{top + plotHeight}\" y2=\"{top + plotHeight + 4}\" class=\"whisker\"/><text x=\"{px:0.#}\" y=\"{top + plotHeight + 16}\" text-anchor=\"middle\" class=\"tick\">{Escape(xTick?.Invoke(value) ?? Number(value))}</text>");
         }
 
         svg.Append(CultureInfo.InvariantCulture, $"<text x=\"{left + (plotWidth / 2)}\" y=\"{top + plotHeight + 34}\" text-anchor=\"middle\" class=\"axis\">{Escape(xLabel)}</text>");
@@ -126,6 +124,40 @@ internal static class SvgChart
     }
 
     public static string Escape(string text) => WebUtility.HtmlEncode(text);
+
+    /// <summary>Tick values for an axis spanning [lo, hi] (in log10 units when <paramref name="log"/>): every decade on a
+    /// log axis, a 1-2-5 step giving about five ticks on a linear one.</summary>
+    internal static IEnumerable<double> Ticks(double lo, double hi, bool log)
+    {
+        if (log)
+        {
+            for (var decade = Math.Ceiling(lo - 1e-9); decade <= hi + 1e-9; decade++)
+            {
+                yield return Math.Pow(10, decade);
+            }
+
+            yield break;
+        }
+
+        var step = NiceStep((hi - lo) / 5);
+        for (var tick = Math.Ceiling(lo / step) * step; tick <= hi + (step * 1e-9); tick += step)
+        {
+            yield return tick;
+        }
+    }
+
+    private static double NiceStep(double raw)
+    {
+        var magnitude = Math.Pow(10, Math.Floor(Math.Log10(raw)));
+        var fraction = raw / magnitude;
+        return magnitude * fraction switch
+        {
+            < 1.5 => 1,
+            < 3.5 => 2,
+            < 7.5 => 5,
+            _ => 10,
+        };
+    }
 
     private static bool Valid(double v, bool log) => !double.IsNaN(v) && !double.IsInfinity(v) && (!log || v > 0);
 

@@ -18,7 +18,7 @@ internal static class SummaryWriter
         md.AppendLine(CultureInfo.InvariantCulture, $"- **Machine**: {m.CpuModel}, {m.Cores} cores, {Format.Mb(m.MemoryBytes)} memory, kernel {m.Kernel}, {m.Os}");
         md.AppendLine(CultureInfo.InvariantCulture, $"- **Toolchain**: {m.DotNet} (SDK {m.DotNetSdk ?? "?"}), {m.Go ?? "Go: not installed"}, {m.Wrk ?? "wrk: not installed"}, {m.Nginx ?? "nginx: not installed"}, {m.Caddy ?? "caddy: not installed"}");
         md.AppendLine(CultureInfo.InvariantCulture, $"- **Load**: our load generator, closed loop; {s.Repeats} measured repeats of {s.DurationSeconds:0.#} s after {s.WarmupSeconds:0.#} s of warm-up per scenario; figures are the median with (min–max) over the repeats{(s.CrossCheckWithWrk ? "; each scenario also driven by wrk for a cross-check" : "")}");
-        md.AppendLine(CultureInfo.InvariantCulture, $"- **Placement**: {s.Placement}. {s.Pinning}. Load average at start: {m.LoadAverage.ToString("0.00", CultureInfo.InvariantCulture)}");
+        md.AppendLine(CultureInfo.InvariantCulture, $"- **Placement**: {s.Placement}; {s.Pinning}. Load average at start: {m.LoadAverage.ToString("0.00", CultureInfo.InvariantCulture)}");
         md.AppendLine();
 
         foreach (var set in report.Scenarios.GroupBy(r => r.Set))

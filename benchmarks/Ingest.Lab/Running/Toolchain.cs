@@ -11,13 +11,10 @@ namespace Ingest.Lab.Running;
 /// </summary>
 internal static class Toolchain
 {
-    public static IReadOnlyList<string> PackagesFor(IEnumerable<Scenario> scenarios, bool wrk)
+    public static IReadOnlyList<string> PackagesFor(IEnumerable<Scenario> scenarios)
     {
-        var packages = new SortedSet<string>(StringComparer.Ordinal);
-        if (wrk)
-        {
-            packages.Add("wrk");
-        }
+        // wrk always: the cross-check (--wrk) and users comparing by hand both need it.
+        var packages = new SortedSet<string>(StringComparer.Ordinal) { "wrk" };
 
         foreach (var scenario in scenarios)
         {
