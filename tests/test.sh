@@ -11,7 +11,8 @@ results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
 
 # Debian packages the suites use (real processes and peers, never mocks).
-ensure_debian_packages curl || echo "Continuing: the tests that need a missing package will fail and say so."
+ensure_debian_packages curl wrk golang-go golang-github-valyala-fasthttp-dev \
+    || echo "Continuing: the tests that need a missing package will fail and say so."
 
 dotnet build Ingest.sln -c Release --nologo -v quiet
 dotnet_exit=$?
@@ -34,6 +35,16 @@ for trx in "$results"/dotnet/*.trx; do
     passed=$((passed + ${p:-0}))
     failed=$((failed + ${f:-0}))
 done
+
+# The Go baselines' own tests (unit and end-to-end over loopback): their runner ends "go: N passed, N failed".
+go_line=$(bash src/baselines/go/test.sh | tee /dev/stderr | grep -E '^go: [0-9]+ passed, [0-9]+ failed$' | tail -n 1)
+if [ -n "$go_line" ]; then
+    passed=$((passed + $(echo "$go_line" | awk '{print $2}')))
+    failed=$((failed + $(echo "$go_line" | awk '{print $4}')))
+else
+    failed=$((failed + 1))
+    echo "The Go tests printed no totals: counted as one failure."
+fi
 
 # A build failure or a crashed test host produces no counters: count it as a failure, never as silence.
 if [ "$dotnet_exit" -ne 0 ] && [ "$failed" -eq 0 ]; then
