@@ -38,6 +38,7 @@ internal sealed class Worker
     private int _epoll = -1;
     private int _timer = -1;
     private long _timerDue;
+    private int _idleHead;
     private int _idleCount;
     private int _reconnectHead;
     private int _reconnectCount;
@@ -776,12 +777,14 @@ internal sealed class Worker
         return false;
     }
 
+    /// <summary>Open loop's free connections, first in first out: a connection that still has pipeline
+    /// room goes to the back, so due requests spread over idle connections before they pipeline.</summary>
     private void PushIdle(Connection connection)
     {
         if (!connection.InIdleList)
         {
             connection.InIdleList = true;
-            _idle[_idleCount++] = connection.Index;
+            _idle[(_idleHead + _idleCount++) % _idle.Length] = connection.Index;
         }
     }
 
@@ -789,7 +792,9 @@ internal sealed class Worker
     {
         while (_idleCount > 0)
         {
-            var connection = _connections[_idle[--_idleCount]];
+            var connection = _connections[_idle[_idleHead]];
+            _idleHead = (_idleHead + 1) % _idle.Length;
+            _idleCount--;
             connection.InIdleList = false;
             if (connection.State == ConnectionState.Open && connection.InFlight < connection.Capacity && !connection.WriteFailed)
             {
