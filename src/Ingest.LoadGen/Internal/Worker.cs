@@ -561,6 +561,13 @@ internal sealed class Worker
     /// is replaced.</summary>
     private void Fail(Connection connection, FailureKind kind, long now)
     {
+        FailInFlight(connection, kind, now);
+        Close(connection);
+        QueueReconnect(connection);
+    }
+
+    private void FailInFlight(Connection connection, FailureKind kind, long now)
+    {
         var stats = Statistics;
         while (connection.InFlight > 0)
         {
@@ -592,9 +599,6 @@ internal sealed class Worker
             stats.RequestsPerSecond[second]++;
             stats.ErrorsPerSecond[second]++;
         }
-
-        Close(connection);
-        QueueReconnect(connection);
     }
 
     /// <summary>Reconnects are queued and made at the top of the loop, never from inside the handler of
@@ -719,6 +723,9 @@ internal sealed class Worker
         {
             Statistics.ConnectErrors++;
         }
+
+        // Requests left unanswered by a server that closed the previous connection cannot be sent again.
+        FailInFlight(connection, FailureKind.Read, now);
 
         Close(connection);
         connection.State = ConnectionState.Backoff;
