@@ -24,6 +24,25 @@ public sealed class OpenLoopTests(TestServerFixture fixture) : IClassFixture<Tes
         Assert.Equal(0, result.OpenLoop.Unsent);
     }
 
+    [Theory]
+    [InlineData(1)]
+    [InlineData(4)]
+    public async Task ACountBoundedOpenLoopRunSendsExactlyThatManyRequests(int pipeline)
+    {
+        var options = Options.Open(Server.Url("/count"), rate: 2_000, seconds: 20, connections: 4);
+        options.Pipeline = pipeline;
+        options.MaxRequests = 300;
+        var before = Server.Hits;
+
+        var result = await LoadRunner.RunAsync(options);
+
+        Assert.Equal(LoadStopReason.Requests, result.StopReason);
+        Assert.Equal(300, result.Responses);
+        Assert.Equal(300, result.OpenLoop!.Due);
+        Assert.Equal(300, result.OpenLoop.SendDelay.Count);
+        Assert.Equal(300, Server.Hits - before);
+    }
+
     [Fact]
     public async Task AStallShowsInOpenLoopPercentilesButHidesFromClosedLoop()
     {

@@ -24,7 +24,7 @@ internal static class ConsoleReport
         var c = CultureInfo.InvariantCulture;
         var text = new StringBuilder();
         var l = result.Latency;
-        text.AppendLine(c, $"Measured {result.ElapsedSeconds:0.00} s (stopped by {result.StopReason.ToString().ToLowerInvariant()})");
+        text.AppendLine(c, $"Measured {result.ElapsedSeconds:0.00} s (stopped: {result.StopReason switch { LoadStopReason.Duration => "duration over", LoadStopReason.Requests => "all requests answered", _ => "cancelled" }})");
         text.AppendLine(c, $"  Requests      {result.Requests:N0}  (responses {result.Responses:N0}, 2xx {result.SuccessfulResponses:N0}, errors {result.Requests - result.Responses:N0}; in flight at end {result.InFlightAtEnd:N0}; warm-up {result.WarmupRequests:N0})");
         text.AppendLine(c, $"  Requests/sec  {result.RequestsPerSecond:N1}");
         text.AppendLine(c, $"  Transfer      {Megabytes(result.BytesRead, result.ElapsedSeconds):N2} MB/s read, {Megabytes(result.BytesWritten, result.ElapsedSeconds):N2} MB/s written");

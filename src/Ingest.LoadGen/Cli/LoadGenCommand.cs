@@ -50,8 +50,14 @@ internal static class LoadGenCommand
         try
         {
             await output.WriteLineAsync(ConsoleReport.Header(options, Math.Min(options.Threads, options.Connections)));
+            var (gen0, gen1, gen2, allocated) = (GC.CollectionCount(0), GC.CollectionCount(1), GC.CollectionCount(2), GC.GetTotalAllocatedBytes());
             var result = await LoadRunner.RunAsync(options, cancellation.Token);
             await output.WriteAsync(ConsoleReport.Format(result));
+
+            // In this process only the generator runs: a check that its hot path does not allocate.
+            await output.WriteLineAsync(
+                $"  Generator GC  {GC.CollectionCount(0) - gen0} gen0, {GC.CollectionCount(1) - gen1} gen1, {GC.CollectionCount(2) - gen2} gen2 collections; " +
+                $"{(GC.GetTotalAllocatedBytes() - allocated) / 1024.0:N0} KiB allocated during the run");
             if (command.JsonPath is { } path)
             {
                 try

@@ -38,6 +38,7 @@ internal sealed class Worker
     private int _epoll = -1;
     private int _timer = -1;
     private long _timerDue;
+    private int _idleHead;
     private int _idleCount;
     private int _reconnectHead;
     private int _reconnectCount;
@@ -560,6 +561,13 @@ internal sealed class Worker
     /// is replaced.</summary>
     private void Fail(Connection connection, FailureKind kind, long now)
     {
+        FailInFlight(connection, kind, now);
+        Close(connection);
+        QueueReconnect(connection);
+    }
+
+    private void FailInFlight(Connection connection, FailureKind kind, long now)
+    {
         var stats = Statistics;
         while (connection.InFlight > 0)
         {
@@ -591,9 +599,6 @@ internal sealed class Worker
             stats.RequestsPerSecond[second]++;
             stats.ErrorsPerSecond[second]++;
         }
-
-        Close(connection);
-        QueueReconnect(connection);
     }
 
     /// <summary>Reconnects are queued and made at the top of the loop, never from inside the handler of
@@ -719,6 +724,9 @@ internal sealed class Worker
             Statistics.ConnectErrors++;
         }
 
+        // Requests left unanswered by a server that closed the previous connection cannot be sent again.
+        FailInFlight(connection, FailureKind.Read, now);
+
         Close(connection);
         connection.State = ConnectionState.Backoff;
         connection.StateDeadline = now + ConnectRetryTicks;
@@ -776,12 +784,14 @@ internal sealed class Worker
         return false;
     }
 
+    /// <summary>Open loop's free connections, first in first out: a connection that still has pipeline
+    /// room goes to the back, so due requests spread over idle connections before they pipeline.</summary>
     private void PushIdle(Connection connection)
     {
         if (!connection.InIdleList)
         {
             connection.InIdleList = true;
-            _idle[_idleCount++] = connection.Index;
+            _idle[(_idleHead + _idleCount++) % _idle.Length] = connection.Index;
         }
     }
 
@@ -789,7 +799,9 @@ internal sealed class Worker
     {
         while (_idleCount > 0)
         {
-            var connection = _connections[_idle[--_idleCount]];
+            var connection = _connections[_idle[_idleHead]];
+            _idleHead = (_idleHead + 1) % _idle.Length;
+            _idleCount--;
             connection.InIdleList = false;
             if (connection.State == ConnectionState.Open && connection.InFlight < connection.Capacity && !connection.WriteFailed)
             {
