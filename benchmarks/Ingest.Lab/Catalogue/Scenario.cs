@@ -14,6 +14,10 @@ internal sealed record Scenario(string Set, string Name, string Title)
 
     public required LoadSpec Load { get; init; }
 
+    /// <summary>Warm-up this scenario needs at the least, whatever the run's --warmup says: the blocking client
+    /// strategy serves almost nothing until the thread pool has grown a thread per waiting request.</summary>
+    public TimeSpan MinimumWarmup { get; init; }
+
     /// <summary>The scenario's name within the run: set/name.</summary>
     public string Id => $"{Set}/{Name}";
 }

@@ -26,10 +26,11 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
             long acknowledged = 0;
             long unknown = 0;
 
-            if (options.Warmup > TimeSpan.Zero)
+            var warmupTime = options.Warmup > scenario.MinimumWarmup ? options.Warmup : scenario.MinimumWarmup;
+            if (warmupTime > TimeSpan.Zero)
             {
-                progress("warm-up");
-                var warmup = await DriveAsync(loadGenerator, topology, scenario, options.Warmup, payload, Path.Combine(folder, "warmup.json"), cancellationToken);
+                progress($"warm-up {warmupTime.TotalSeconds:0.#} s");
+                var warmup = await DriveAsync(loadGenerator, topology, scenario, warmupTime, payload, Path.Combine(folder, "warmup.json"), cancellationToken);
                 acknowledged += warmup.Successful;
                 unknown += warmup.Unknown;
             }
