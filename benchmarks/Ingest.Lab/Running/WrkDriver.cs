@@ -82,9 +82,10 @@ internal sealed class WrkDriver : ILoadDriver
             RequestsPerSecond = requests / seconds,
             Successful = requests - nonSuccess,
             // wrk does not say how many requests were in flight when it stopped: at most one per connection
-            // (times the pipeline depth) may have reached the server unanswered.
+            // (times the pipeline depth) may have reached the server unanswered. Nor does it tell a 504 (outcome
+            // unknown) from other non-2xx answers: all of them count as unknown.
             Unknown = root.GetProperty("read").GetInt64() + root.GetProperty("write").GetInt64() + root.GetProperty("timeout").GetInt64()
-                + ((long)phase.Load.Connections * phase.Load.Pipeline),
+                + nonSuccess + ((long)phase.Load.Connections * phase.Load.Pipeline),
             Latency = new LatencyFigures(root.GetProperty("mean_us").GetDouble() / 1000, At(50), At(75), At(90), At(99), At(99.9), At(100)) { Curve = curve },
             Errors = errors,
             Timeline = [],
