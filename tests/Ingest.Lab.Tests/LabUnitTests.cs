@@ -68,7 +68,8 @@ public sealed class LabUnitTests
     [Fact]
     public async Task ProcFsReadsTheCpuAndMemoryOfARealProcess()
     {
-        using var busy = Process.Start(new ProcessStartInfo("sh", ["-c", "i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done"]))!;
+        // Busy for a fixed wall-clock time (not a fixed amount of work), so it outlives the sampling however loaded the machine is.
+        using var busy = Process.Start(new ProcessStartInfo("timeout", ["2", "sh", "-c", "while :; do :; done"]))!;
         await using var sampler = new ResourceSampler(new Dictionary<string, int> { ["busy"] = busy.Id });
         await Task.Delay(600);
         var usage = (await sampler.StopAsync())["busy"];
