@@ -69,7 +69,7 @@ public sealed class LabUnitTests
     public async Task ProcFsReadsTheCpuAndMemoryOfARealProcess()
     {
         // Busy for a fixed wall-clock time (not a fixed amount of work), so it outlives the sampling however loaded the machine is.
-        using var busy = Process.Start(new ProcessStartInfo("timeout", ["2", "sh", "-c", "while :; do :; done"]))!;
+        using var busy = Process.Start(new ProcessStartInfo("bash", ["-c", "while [ $SECONDS -lt 2 ]; do :; done"]))!;
         await using var sampler = new ResourceSampler(new Dictionary<string, int> { ["busy"] = busy.Id });
         await Task.Delay(600);
         var usage = (await sampler.StopAsync())["busy"];
