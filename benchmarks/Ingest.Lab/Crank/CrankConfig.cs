@@ -21,6 +21,9 @@ internal static class CrankConfig
         ["Ingest:ApiStyle"] = "apiStyle",
         ["Forwarding:ClientStrategy"] = "clientStrategy",
         ["Forwarding:Mode"] = "forwardingMode",
+        ["Forwarding:RetryAttempts"] = "retryAttempts",
+        ["Forwarding:BreakerBreakSeconds"] = "breakerBreakSeconds",
+        ["Forwarding:AttemptTimeoutMilliseconds"] = "attemptTimeoutMs",
         ["Kestrel:Transport"] = "transport",
         ["Sinks:Default"] = "sink",
         ["client"] = "goClient",
@@ -175,6 +178,9 @@ internal static class CrankConfig
           apiStyle: Minimal
           clientStrategy: Static
           forwardingMode: PerEvent
+          retryAttempts: 2
+          breakerBreakSeconds: 5
+          attemptTimeoutMs: 2000
           transport: Sockets
           sink: Memory
           gcServer: 0
@@ -220,6 +226,8 @@ internal static class CrankConfig
               --Forwarding:BackEnds:0 http://{{backendAddress}}:{{backendPort}}
               --Ingest:Serializer {{serializer}} --Ingest:ApiStyle {{apiStyle}} --Kestrel:Transport {{transport}}
               --Forwarding:ClientStrategy {{clientStrategy}} --Forwarding:Mode {{forwardingMode}}
+              --Forwarding:RetryAttempts {{retryAttempts}} --Forwarding:BreakerBreakSeconds {{breakerBreakSeconds}}
+              --Forwarding:AttemptTimeoutMilliseconds {{attemptTimeoutMs}}
             environmentVariables:
               DOTNET_gcServer: '{{gcServer}}'
               DOTNET_GCDynamicAdaptationMode: '{{gcDynamicAdaptationMode}}'
