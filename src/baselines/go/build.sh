@@ -1,49 +1,66 @@
 #!/usr/bin/env bash
-# Builds the Go baselines into bin/ with Debian's Go toolchain, offline: GOPATH mode (no module download),
-# fasthttp from Debian's golang-github-valyala-fasthttp-dev. Says plainly what it could not build; exits 0
-# only when everything asked for was built.
-#   build.sh                 both binaries
-#   build.sh --nethttp-only  only the net/http one
-set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-nethttp_only=0
-[ "${1:-}" = "--nethttp-only" ] && nethttp_only=1
+# Builds the Go baselines into bin/ (git-ignored) with Debian's Go, offline, in GOPATH mode:
+#   bin/ingest-go           net/http front-end and back-end
+#   bin/ingest-go-fasthttp  fasthttp front-end (needs golang-github-valyala-fasthttp-dev)
+# Installs nothing. Exit code 0 only when everything asked for was built; the last line says what was not.
+#
+# Usage: build.sh [--nethttp-only]
+set -euo pipefail
 
-go=$(command -v go || ls /usr/lib/go-*/bin/go 2>/dev/null | tail -n 1)
-if [ -z "$go" ]; then
-    echo "Go is not installed (Debian package golang-go): no Go baseline built."
+nethttp_only=0
+for arg in "$@"; do
+    case "$arg" in
+        --nethttp-only) nethttp_only=1 ;;
+        -h|--help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "build.sh: unknown argument '$arg' (use --nethttp-only or nothing)" >&2; exit 2 ;;
+    esac
+done
+
+# shellcheck source=env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+bin="$baselines_dir/bin"
+
+if ! find_go; then
+    echo "NOT built: bin/ingest-go, bin/ingest-go-fasthttp: no usable Go toolchain (see above)"
     exit 1
 fi
-gocode=/usr/share/gocode
 
-# A throw-away GOPATH whose src/ingest is this folder's package, beside Debian's Go sources.
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/src"
-ln -s "$here/ingest" "$work/src/ingest"
-export GO111MODULE=off GOPATH="$work:$gocode" GOFLAGS=-mod= GOPROXY=off
-mkdir -p "$here/bin"
-cd "$here"
-
-status=0
-if "$go" build -trimpath -o bin/ingest-go ./cmd/ingest-go; then
-    echo "built bin/ingest-go with $("$go" version)"
-else
-    echo "ingest-go: the build failed."
-    status=1
-fi
-
+fasthttp_root=""
+fasthttp_missing=""
 if [ "$nethttp_only" -eq 0 ]; then
-    if [ -d "$gocode/src/github.com/valyala/fasthttp" ]; then
-        if "$go" build -trimpath -o bin/ingest-go-fasthttp ./cmd/ingest-go-fasthttp; then
-            echo "built bin/ingest-go-fasthttp (fasthttp from Debian)"
-        else
-            echo "ingest-go-fasthttp: the build failed."
-            status=1
-        fi
-    else
-        echo "fasthttp sources are missing (Debian package golang-github-valyala-fasthttp-dev): ingest-go-fasthttp not built."
-        status=1
+    if ! fasthttp_root="$(find_fasthttp)"; then
+        fasthttp_missing="fasthttp sources not found: install golang-github-valyala-fasthttp-dev (apt-get install -y golang-github-valyala-fasthttp-dev) or set FASTHTTP_GOPATH"
+        fasthttp_root=""
     fi
 fi
-exit $status
+
+enter_gopath "$fasthttp_root"
+echo "Go: $GO ($("$GO" env GOVERSION)), GOPATH mode${fasthttp_root:+, fasthttp from $fasthttp_root}"
+mkdir -p "$bin"
+
+failed=()
+build() { # binary, package, what
+    if run_go build -trimpath -o "$bin/$1" "./cmd/$1"; then
+        echo "built bin/$1 ($3)"
+    else
+        rm -f "$bin/$1" # never leave a stale binary for the lab to run
+        failed+=("bin/$1: go build failed (see above)")
+    fi
+}
+
+build ingest-go cmd/ingest-go "net/http front-end and back-end"
+if [ "$nethttp_only" -eq 1 ]; then
+    echo "skipped bin/ingest-go-fasthttp (--nethttp-only)"
+elif [ -n "$fasthttp_missing" ]; then
+    rm -f "$bin/ingest-go-fasthttp"
+    failed+=("bin/ingest-go-fasthttp: $fasthttp_missing")
+else
+    build ingest-go-fasthttp cmd/ingest-go-fasthttp "fasthttp front-end"
+fi
+
+if [ "${#failed[@]}" -gt 0 ]; then
+    for reason in "${failed[@]}"; do
+        echo "NOT built: $reason"
+    done
+    exit 1
+fi

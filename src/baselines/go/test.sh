@@ -1,34 +1,75 @@
 #!/usr/bin/env bash
-# Runs the Go baselines' tests (unit and end-to-end over real loopback sockets) and ends with one line:
-#   go: N passed, N failed
+# Checks the Go baselines: gofmt, go vet, and every Go test — the contract package's unit tests, the
+# end-to-end suite over real loopback sockets for each front-end, and the commands run as processes.
+# Builds nothing into bin/. The last line is "go: N passed, N failed" (a check that fails counts as one);
+# exit code 0 only when nothing failed.
+#
+# Usage: test.sh [--nethttp-only] [--race]
 set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-go=$(command -v go || ls /usr/lib/go-*/bin/go 2>/dev/null | tail -n 1)
-if [ -z "$go" ]; then
-    echo "Go is not installed (Debian package golang-go): the Go tests cannot run."
-    echo "go: 0 passed, 1 failed"
-    exit 1
-fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/src"
-ln -s "$here/ingest" "$work/src/ingest"
-export GO111MODULE=off GOPATH="$work:/usr/share/gocode" GOFLAGS=-mod= GOPROXY=off
-cd "$here"
-packages=(ingest ingest/server)
-[ -d /usr/share/gocode/src/github.com/valyala/fasthttp ] && packages+=(ingest/fastfront)
 
-"$go" test -count=1 -json "${packages[@]}" > "$work/results.json" 2>&1
-exit_code=$?
-# Human view: the failures, and each package's verdict.
-grep -E '"Action":"(fail|output)"' "$work/results.json" | grep -E '"Action":"fail"|--- FAIL|FAIL|panic' | sed -E 's/.*"Output":"(.*)".*/\1/; s/\\n$//; s/\\t/    /g' | head -n 60
-grep -E '^(ok|FAIL)\s' "$work/results.json" || true
-passed=$(grep -c '"Action":"pass","Package":"[^"]*","Test":' "$work/results.json")
-failed=$(grep -c '"Action":"fail","Package":"[^"]*","Test":' "$work/results.json")
-# A package that does not build reports no test: count it as a failure, never as silence.
-if [ "$exit_code" -ne 0 ] && [ "$failed" -eq 0 ]; then
-    failed=1
-    grep -v '"Action"' "$work/results.json" | head -n 20
+nethttp_only=0
+race=()
+for arg in "$@"; do
+    case "$arg" in
+        --nethttp-only) nethttp_only=1 ;;
+        --race) race=(-race) ;;
+        -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "test.sh: unknown argument '$arg' (use --nethttp-only, --race)" >&2; exit 2 ;;
+    esac
+done
+
+# shellcheck source=env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+
+passed=0
+failed=0
+fail() {
+    echo "FAILED: $1"
+    failed=$((failed + 1))
+}
+finish() {
+    echo "go: $passed passed, $failed failed"
+    [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+    exit
+}
+
+if ! find_go; then
+    fail "no usable Go toolchain"
+    finish
 fi
-echo "go: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+fasthttp_root=""
+if [ "$nethttp_only" -eq 0 ] && ! fasthttp_root="$(find_fasthttp)"; then
+    fail "fasthttp sources not found (golang-github-valyala-fasthttp-dev): the fasthttp front-end is untested; use --nethttp-only to test without it"
+    fasthttp_root=""
+fi
+enter_gopath "$fasthttp_root"
+
+packages=(./contract ./service ./stdhttp ./internal/e2etest ./cmd/ingest-go)
+if [ -n "$fasthttp_root" ]; then
+    packages+=(./fastfront ./cmd/ingest-go-fasthttp)
+fi
+
+unformatted="$(gofmt_cmd="$(dirname "$GO")/gofmt"; [ -x "$gofmt_cmd" ] || gofmt_cmd=gofmt; "$gofmt_cmd" -l . 2>&1)"
+if [ -n "$unformatted" ]; then
+    fail "gofmt: not formatted: $unformatted"
+fi
+if ! run_go vet "${packages[@]}"; then
+    fail "go vet"
+fi
+
+log="$gopath_dir/test.log"
+run_go test -count=1 -timeout 5m -v "${race[@]}" "${packages[@]}" >"$log" 2>&1
+status=$?
+passed=$((passed + $(grep -cE '^\s*--- PASS: ' "$log")))
+test_failures=$(grep -cE '^\s*--- FAIL: ' "$log")
+build_failures=$(grep -cE '^FAIL\s+\S+\s+\[(build|setup) failed\]' "$log")
+failed=$((failed + test_failures + build_failures))
+if [ "$status" -ne 0 ] || [ "$test_failures" -gt 0 ] || [ "$build_failures" -gt 0 ]; then
+    cat "$log" # everything, to see what went wrong
+    if [ "$test_failures" -eq 0 ] && [ "$build_failures" -eq 0 ]; then
+        fail "go test exited with $status without a failed test"
+    fi
+else
+    grep -E '^(ok|FAIL|\?)\s' "$log" # one line per package
+fi
+finish

@@ -1,51 +1,49 @@
-// Command ingest-go-fasthttp is the Go fasthttp front-end of Ingest (docs/contract.md), forwarding with
-// fasthttp's pooled client to the back-ends given by -backends.
+// Command ingest-go-fasthttp is the Go front-end on valyala/fasthttp (front-end only; its back-end is
+// ingest-go -role backend):
+//
+//	ingest-go-fasthttp -listen 127.0.0.1:5000 -backends http://127.0.0.1:5001
+//
+// It prints its configuration, then "Application started." once it listens, and shuts down gracefully
+// on SIGTERM or SIGINT. Run with -h for every flag.
 package main
 
 import (
+	"context"
+	"errors"
 	"flag"
 	"fmt"
-	"net"
+	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 
 	"ingest/fastfront"
-	"ingest/server"
+	"ingest/service"
 )
 
+const program = "ingest-go-fasthttp"
+
 func main() {
-	listen := flag.String("listen", "127.0.0.1:5000", "address to listen on (port 0: any free port)")
-	config := server.RegisterFlags(flag.CommandLine)
-	flag.Parse()
-	cfg := config()
-	problems := cfg.Validate("frontend")
-	if cfg.Client != "pooled" {
-		problems = append(problems, "-client: the fasthttp front-end forwards with fasthttp's pooled client only")
-	}
-	if len(problems) > 0 {
-		fmt.Fprintln(os.Stderr, strings.Join(problems, "\n"))
-		os.Exit(2)
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	c, err := service.Parse(program, service.FastHTTP, args, stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, service.ErrUsage):
+		return 2
+	case err != nil:
+		fmt.Fprintf(stderr, "%s: %v\n", program, err)
+		return 2
 	}
 
-	srv := fastfront.NewServer(cfg)
-	listener, err := net.Listen("tcp", *listen)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "cannot listen on %s: %v\n", *listen, err)
-		os.Exit(1)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	if err := service.Run(ctx, c, fastfront.New(c).Server(), stdout); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", program, err)
+		return 1
 	}
-	fmt.Printf("Ingest listening on http://%s: %s\n", listener.Addr(), cfg.Describe("frontend", "go-fasthttp"))
-	fmt.Println("Application started.")
-
-	go func() {
-		signals := make(chan os.Signal, 1)
-		signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT)
-		<-signals
-		_ = srv.Shutdown()
-	}()
-	if err := srv.Serve(listener); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
+	return 0
 }

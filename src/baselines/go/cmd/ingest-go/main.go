@@ -1,66 +1,59 @@
-// Command ingest-go is the Go net/http baseline of Ingest: the front-end (-role frontend) or the back-end
-// (-role backend) of docs/contract.md.
+// Command ingest-go is the Go flow on net/http, one binary for both halves:
+//
+//	ingest-go -role backend  -listen 127.0.0.1:5001
+//	ingest-go -role frontend -listen 127.0.0.1:5000 -backends http://127.0.0.1:5001 -client pooled
+//
+// It prints its configuration, then "Application started." once it listens, and shuts down gracefully
+// on SIGTERM or SIGINT. Run with -h for every flag.
 package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
-	"net"
+	"io"
 	"net/http"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
-	"time"
 
-	"ingest/server"
+	"ingest/service"
+	"ingest/stdhttp"
 )
 
-func main() {
-	role := flag.String("role", "", "frontend or backend")
-	listen := flag.String("listen", "127.0.0.1:5000", "address to listen on (port 0: any free port)")
-	config := server.RegisterFlags(flag.CommandLine)
-	flag.Parse()
-	cfg := config()
+const program = "ingest-go"
 
-	problems := cfg.Validate(*role)
-	if *role != "frontend" && *role != "backend" {
-		problems = append([]string{fmt.Sprintf("-role = '%s': use frontend or backend", *role)}, problems...)
-	}
-	if len(problems) > 0 {
-		fmt.Fprintln(os.Stderr, strings.Join(problems, "\n"))
-		os.Exit(2)
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	c, err := service.Parse(program, service.NetHTTP, args, stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, service.ErrUsage):
+		return 2
+	case err != nil:
+		fmt.Fprintf(stderr, "%s: %v\n", program, err)
+		return 2
 	}
 
 	var handler http.Handler
-	if *role == "frontend" {
-		handler = server.NewFrontEnd(cfg)
+	if c.Role == service.FrontEnd {
+		front := stdhttp.NewFrontEnd(c)
+		defer front.Close()
+		handler = front
 	} else {
-		handler, _ = server.NewBackEnd(cfg)
+		handler = stdhttp.NewBackEnd(c)
 	}
-	listener, err := net.Listen("tcp", *listen)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "cannot listen on %s: %v\n", *listen, err)
-		os.Exit(1)
-	}
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
-	fmt.Printf("Ingest listening on http://%s: %s\n", listener.Addr(), cfg.Describe(*role, "go-net-http"))
-	fmt.Println("Application started.")
 
-	done := make(chan struct{})
-	go func() {
-		signals := make(chan os.Signal, 1)
-		signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT)
-		<-signals
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(ctx)
-		close(done)
-	}()
-	if err := srv.Serve(listener); err != nil && err != http.ErrServerClosed {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	if err := service.Run(ctx, c, stdhttp.NewServer(handler), stdout); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", program, err)
+		return 1
 	}
-	<-done
+	return 0
 }

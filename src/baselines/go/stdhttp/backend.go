@@ -1,0 +1,69 @@
+package stdhttp
+
+import (
+	"net/http"
+
+	"ingest/contract"
+	"ingest/service"
+)
+
+// BackEnd serves POST /ingest/data, GET /ingest/stats and /healthz over an in-memory counting sink.
+type BackEnd struct {
+	sink    *service.Sink
+	maxBody int
+}
+
+// NewBackEnd builds the back-end a validated configuration describes.
+func NewBackEnd(c *service.Config) *BackEnd {
+	return &BackEnd{sink: service.NewSink(c.DropOneIn, c.Delay), maxBody: c.MaxBodyBytes}
+}
+
+// Stats are the counts persisted since start.
+func (b *BackEnd) Stats() contract.Stats { return b.sink.Stats() }
+
+func (b *BackEnd) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header()["Server"] = serverHeader
+	switch {
+	case r.URL.Path == contract.DataPath:
+		if r.Method != http.MethodPost {
+			methodNotAllowed(w, allowPost)
+			return
+		}
+		b.data(w, r)
+	case r.URL.Path == service.IngestStatsPath:
+		if r.Method != http.MethodGet {
+			methodNotAllowed(w, allowGet)
+			return
+		}
+		write(w, http.StatusOK, jsonType, b.sink.Stats().AppendJSON(make([]byte, 0, 96)))
+	case reference(w, r, false):
+	default:
+		writeProblem(w, contract.NotFoundProblem())
+	}
+}
+
+func (b *BackEnd) data(w http.ResponseWriter, r *http.Request) {
+	contentType := r.Header.Get("Content-Type")
+	if format, ok := contract.ContentTypeFormat(contentType); !ok || format != contract.JSON {
+		writeProblem(w, contract.Unsupported(contentType, contract.JSONMediaType))
+		return
+	}
+	buf, body, p := readBody(r, b.maxBody)
+	if p != nil {
+		writeProblem(w, p)
+		return
+	}
+	types, p := contract.ReadForwarded(body, nil)
+	releaseBody(buf)
+	if p != nil {
+		writeProblem(w, p)
+		return
+	}
+	if err := b.sink.Persist(r.Context(), types); err != nil {
+		// The caller went away during the injected delay: nothing was persisted and nobody is listening.
+		w.WriteHeader(http.StatusServiceUnavailable)
+		return
+	}
+	// Acknowledged with the count received, even when the drop fault lost some: that is the fault.
+	write(w, http.StatusOK, jsonType, contract.AppendPersisted(make([]byte, 0, 32), len(types)))
+}
