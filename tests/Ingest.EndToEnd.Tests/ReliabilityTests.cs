@@ -1,0 +1,95 @@
+using Ingest.Lab.Catalogue;
+using Ingest.Lab.Results;
+using Ingest.Lab.Running;
+
+namespace Ingest.EndToEnd.Tests;
+
+/// <summary>
+/// The worst days, on real processes: a front-end stopped mid-run, ten times the sustainable rate, slow clients.
+/// Each load is bounded in time and sent to loopback only. One class, so xunit runs these one after another:
+/// each needs the machine's cores to itself.
+/// </summary>
+public sealed class ReliabilityTests(Services services) : IClassFixture<Services>
+{
+    private static readonly LoadSpec Classic = new("/ingest/event", PayloadKind.Classic, 16);
+
+    [Fact]
+    public async Task EveryAcknowledgedEventIsPersistedWhenTheFrontEndIsStoppedMidRun()
+    {
+        var (backEnd, backEndUrl) = await services.StartAsync(ServiceRole.BackEnd, ("Sinks:Default", "Null"));
+        await using var _ = backEnd;
+        var (frontEnd, frontEndUrl) = await services.StartAsync(ServiceRole.FrontEnd, ("Forwarding:BackEnds:0", backEndUrl.ToString().TrimEnd('/')));
+        await using var __ = frontEnd;
+
+        var load = services.LoadAsync(frontEndUrl, Classic, TimeSpan.FromSeconds(5));
+        await Task.Delay(TimeSpan.FromSeconds(2));
+        await frontEnd.StopAsync(TimeSpan.FromSeconds(30)); // SIGTERM: stop accepting, finish what is in flight, exit.
+        var run = await load;
+
+        Assert.True(frontEnd.HasExited);
+        Assert.True(run.Successful > 0, "the load ran before the stop");
+        Assert.True(run.ErrorCount > 0, "the stop was felt: connections were refused or closed afterwards");
+        var loss = new LossCheck(run.Successful, run.Unknown, await Services.PersistedAsync(backEndUrl));
+        Assert.True(loss.Passed, loss.Describe());
+    }
+
+    [Fact]
+    public async Task AtTenTimesTheSustainableRateTheFrontEndShedsKeepsItsMemoryAndRecovers()
+    {
+        // 32 forwards in flight at most, each held 20 ms by the back-end: about 1,600 requests/s sustainable.
+        const int MaxInFlight = 32;
+        const int BackEndDelayMs = 20;
+        const double Sustainable = MaxInFlight * 1000.0 / BackEndDelayMs;
+        const long ResidentBound = 400L * 1024 * 1024;
+        var (backEnd, backEndUrl) = await services.StartAsync(ServiceRole.BackEnd, ("Sinks:Default", "Null"), ("Faults:DelayMilliseconds", $"{BackEndDelayMs}"));
+        await using var _ = backEnd;
+        var (frontEnd, frontEndUrl) = await services.StartAsync(ServiceRole.FrontEnd,
+            ("Forwarding:BackEnds:0", backEndUrl.ToString().TrimEnd('/')), ("Forwarding:MaxInFlight", $"{MaxInFlight}"));
+        await using var __ = frontEnd;
+
+        await using var sampler = new ResourceSampler(new Dictionary<string, int> { ["front-end"] = frontEnd.ProcessId });
+        var flood = await services.LoadAsync(frontEndUrl, Classic with { Connections = 256, Rate = Sustainable * 10 }, TimeSpan.FromSeconds(4));
+        var memory = (await sampler.StopAsync())["front-end"];
+        var calm = await services.LoadAsync(frontEndUrl, Classic with { Connections = 16, Rate = Sustainable / 4 }, TimeSpan.FromSeconds(3));
+
+        Assert.True(flood.Errors.TryGetValue("status 503", out var shed) && shed > 0, $"no request was shed: {string.Join(", ", flood.Errors)}");
+        Assert.True(flood.Successful > 0);
+        Assert.True(memory.PeakResidentBytes < ResidentBound, $"front-end peaked at {memory.PeakResidentBytes / 1048576} MB");
+        Assert.True(calm.ErrorCount == 0, $"after the flood: {string.Join(", ", calm.Errors)}");
+        Assert.True(calm.Successful > 0);
+        var loss = new LossCheck(flood.Successful + calm.Successful, flood.Unknown + calm.Unknown, await Services.PersistedAsync(backEndUrl));
+        Assert.True(loss.Passed, loss.Describe());
+    }
+
+    [Fact]
+    public async Task SlowClientsDoNotStopNormalOnesFromBeingServed()
+    {
+        var (backEnd, backEndUrl) = await services.StartAsync(ServiceRole.BackEnd, ("Sinks:Default", "Null"));
+        await using var _ = backEnd;
+        var (frontEnd, frontEndUrl) = await services.StartAsync(ServiceRole.FrontEnd,
+            ("Forwarding:BackEnds:0", backEndUrl.ToString().TrimEnd('/')), ("Limits:RequestHeadersTimeoutSeconds", "3"));
+        await using var __ = frontEnd;
+
+        using var stop = new CancellationTokenSource();
+        var slow = new List<Task>();
+        for (var i = 0; i < 300; i++)
+        {
+            slow.Add(SlowClients.TrickleHeadersAsync(frontEndUrl, stop.Token));
+        }
+
+        for (var i = 0; i < 50; i++)
+        {
+            slow.Add(SlowClients.TrickleBodyAsync(frontEndUrl, stop.Token));
+            slow.Add(SlowClients.NeverReadAsync(frontEndUrl, stop.Token));
+        }
+
+        await Task.Delay(TimeSpan.FromSeconds(1));
+        var normal = await services.LoadAsync(frontEndUrl, Classic with { Connections = 8 }, TimeSpan.FromSeconds(4));
+        await stop.CancelAsync();
+        await Task.WhenAll(slow);
+
+        Assert.True(normal.ErrorCount == 0, string.Join(", ", normal.Errors));
+        Assert.True(normal.Successful > 100, $"{normal.Successful} requests served beside the slow clients");
+        Assert.False(frontEnd.HasExited);
+    }
+}
