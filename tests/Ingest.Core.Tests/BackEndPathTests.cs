@@ -26,6 +26,7 @@ public sealed class BackEndPathTests
     [Theory]
     [InlineData("""[{"type":"job","source":"a","timestamp":"2026-11-22T10:00:00Z","status":"s"}]""", ProblemKind.MissingField, "$[0].job_id")]
     [InlineData("""[{"type":"bogus","source":"a","timestamp":"2026-11-22T10:00:00Z"}]""", ProblemKind.InvalidField, null)]
+    [InlineData("""[{"source":"a","timestamp":"2026-11-22T10:00:00Z","job_id":"j","status":"s"}]""", ProblemKind.MissingField, "$[0].type")]
     [InlineData("""{"type":"metric","source":"a","timestamp":"2026-11-22T10:00:00Z","name":"n"}""", ProblemKind.MissingField, "$.value")]
     [InlineData("""[{"type":"log","source":"a","level":"info","message":"m"}]""", ProblemKind.MissingField, "$[0].timestamp")]
     [InlineData("[]", ProblemKind.EmptyBody, null)]

@@ -61,9 +61,10 @@ public sealed class IngestRequestReaderTests
         Assert.Equal(new DateTime(2026, 11, 22, 10, 0, 0, DateTimeKind.Utc), job.Timestamp);
         Assert.Equal(DateTimeKind.Utc, job.Timestamp.Kind);
 
-        var metric = ReadOne(kind, """{"type":"metric","source":"n","timestamp":"2026-11-22T10:00:00Z","name":"cpu","value":-1.5e3}""");
+        var metric = ReadOne(kind, """{"type":"metric","source":"n","timestamp":"2026-11-22T10:00:00Z","name":"cpu","value":-1.5e3,"job_id":"not mine"}""");
         Assert.Equal(-1500.0, metric.Value);
         Assert.Null(metric.Unit);
+        Assert.Null(metric.JobId);
 
         var log = ReadOne(kind, """{"type":"log","source":"a","timestamp":"2026-11-22T10:00:00.123Z","level":"WARN","message":"ünïcödé \ud83d\ude00"}""");
         Assert.Equal("warn", log.Level);
@@ -131,6 +132,8 @@ public sealed class IngestRequestReaderTests
             ("{\"type\":\"job\",\"source\":\" \",\"timestamp\":\"2026-11-22T10:00:00Z\",\"job_id\":\"j\",\"status\":\"s\"}", PayloadFormat.Json, ProblemKind.InvalidField, "$.source"),
             ("{\"type\":\"job\",\"source\":\"s\",\"job_id\":\"j\",\"status\":\"s\"}", PayloadFormat.Json, ProblemKind.MissingField, "$.timestamp"),
             ("{\"type\":\"job\",\"source\":\"s\",\"timestamp\":\"yesterday\",\"job_id\":\"j\",\"status\":\"s\"}", PayloadFormat.Json, ProblemKind.InvalidField, "$.timestamp"),
+            ("{\"type\":\"job\",\"source\":\"s\",\"timestamp\":\"2026-11-22T10:00:00\",\"job_id\":\"j\",\"status\":\"s\"}", PayloadFormat.Json, ProblemKind.InvalidField, "$.timestamp"),
+            ("{\"type\":\"job\",\"source\":\"s\",\"timestamp\":1700000000,\"job_id\":\"j\",\"status\":\"s\"}", PayloadFormat.Json, ProblemKind.InvalidField, "$.timestamp"),
             ("{\"type\":\"job\",\"source\":\"s\",\"timestamp\":\"2026-11-22T10:00:00Z\",\"status\":\"s\"}", PayloadFormat.Json, ProblemKind.MissingField, "$.job_id"),
             ("{\"type\":\"job\",\"source\":\"s\",\"timestamp\":\"2026-11-22T10:00:00Z\",\"job_id\":123,\"status\":\"s\"}", PayloadFormat.Json, ProblemKind.InvalidField, "$.job_id"),
             ("{\"type\":\"job\",\"source\":\"s\",\"timestamp\":\"2026-11-22T10:00:00Z\",\"job_id\":\"j\",\"status\":true}", PayloadFormat.Json, ProblemKind.InvalidField, "$.status"),

@@ -14,7 +14,9 @@ public sealed class EventDocument
 
     public string? Source { get; set; }
 
-    public DateTimeOffset? Timestamp { get; set; }
+    /// <summary>Read as text and parsed by <see cref="Validation.Timestamps"/>, so every serializer accepts exactly
+    /// RFC 3339 with an offset (the libraries' own date parsing differs, and accepts dates without one).</summary>
+    public string? Timestamp { get; set; }
 
     public string? JobId { get; set; }
 

@@ -9,7 +9,9 @@ namespace Ingest.Core.Events;
 /// the same shape without polymorphism settings that only some of them support.</remarks>
 public sealed class IngestEvent
 {
-    public EventType Type { get; set; }
+    /// <summary>Always set on an event the front-end normalised; null only on one read back that lacked it,
+    /// which the back-end's check refuses.</summary>
+    public EventType? Type { get; set; }
 
     public string Source { get; set; } = "";
 

@@ -34,7 +34,7 @@ internal sealed class NewtonsoftIngestSerializer : IIngestSerializer
             ContractResolver = new DefaultContractResolver { NamingStrategy = new SnakeCaseNamingStrategy() },
             NullValueHandling = NullValueHandling.Ignore,
             MaxDepth = maxDepth,
-            // Timestamps are parsed by StrictConverters, not guessed from any string that looks like a date.
+            // Timestamps stay text until the validator parses them: no string is turned into a date behind our back.
             DateParseHandling = DateParseHandling.None,
             DateTimeZoneHandling = DateTimeZoneHandling.Utc,
             FloatParseHandling = FloatParseHandling.Double,
@@ -43,7 +43,6 @@ internal sealed class NewtonsoftIngestSerializer : IIngestSerializer
                 new StringEnumConverter(),
                 StrictConverters.String,
                 StrictConverters.Double,
-                StrictConverters.DateTimeOffset,
             },
         });
     }

@@ -12,7 +12,6 @@ internal static class StrictConverters
 {
     public static readonly JsonConverter String = new StringConverter();
     public static readonly JsonConverter Double = new DoubleConverter();
-    public static readonly JsonConverter DateTimeOffset = new DateTimeOffsetConverter();
 
     /// <summary>A member with a JSON type other than the one its field needs.</summary>
     internal sealed class WrongTypeException(string message, string path) : Exception(message)
@@ -50,40 +49,6 @@ internal static class StrictConverters
                 JsonToken.Null when objectType == typeof(double?) => null,
                 _ => throw new WrongTypeException("must be a number", reader.Path),
             };
-
-        public override void WriteJson(JsonWriter writer, object? value, JsonSerializer serializer) => throw new NotSupportedException();
-    }
-
-    private sealed class DateTimeOffsetConverter : JsonConverter
-    {
-        private static readonly string[] IsoFormats =
-        [
-            "yyyy-MM-dd'T'HH:mm:ssK",
-            "yyyy-MM-dd'T'HH:mm:ss.FFFFFFFK",
-            "yyyy-MM-dd'T'HH:mmK",
-            "yyyy-MM-dd",
-        ];
-
-        public override bool CanWrite => false;
-
-        public override bool CanConvert(Type objectType) => objectType == typeof(DateTimeOffset) || objectType == typeof(DateTimeOffset?);
-
-        public override object? ReadJson(JsonReader reader, Type objectType, object? existingValue, JsonSerializer serializer)
-        {
-            if (reader.TokenType == JsonToken.Null && objectType == typeof(DateTimeOffset?))
-            {
-                return null;
-            }
-
-            // ISO 8601 only, as System.Text.Json: "2026-11-22T10:00:00Z", with or without fraction and offset.
-            if (reader.TokenType == JsonToken.String
-                && System.DateTimeOffset.TryParseExact((string)reader.Value!, IsoFormats, CultureInfo.InvariantCulture, DateTimeStyles.AssumeLocal, out var value))
-            {
-                return value;
-            }
-
-            throw new WrongTypeException("must be an ISO 8601 date-time string", reader.Path);
-        }
 
         public override void WriteJson(JsonWriter writer, object? value, JsonSerializer serializer) => throw new NotSupportedException();
     }

@@ -57,7 +57,7 @@ public sealed class SinkRouter
             var groups = new Dictionary<IEventSink, List<IngestEvent>>();
             foreach (var e in events)
             {
-                var sink = SinkFor(e.Type);
+                var sink = SinkFor(e.Type!.Value);
                 if (!groups.TryGetValue(sink, out var group))
                 {
                     groups.Add(sink, group = []);

@@ -50,14 +50,19 @@ public static class EventValidator
             return IngestProblem.Create(ProblemKind.InvalidField, "An event must be a JSON object.", location.Root);
         }
 
-        if (!Enum.IsDefined(e.Type))
+        if (e.Type is not { } type)
+        {
+            return Missing("type", "every event", location);
+        }
+
+        if (!Enum.IsDefined(type))
         {
             return IngestProblem.Create(ProblemKind.UnknownType, "The event type is not job, metric or log.", location.Member("type"));
         }
 
         return CheckText(e.Source, "source", MaxIdentifierLength, location, nonEmpty: true)
             ?? (e.Timestamp == default ? Missing("timestamp", "every event", location) : null)
-            ?? e.Type switch
+            ?? type switch
             {
                 EventType.Job => CheckJob(e.JobId, e.ContainerId, e.Status, location),
                 EventType.Metric => CheckMetric(e.Name, e.Value, e.Unit, location),
@@ -133,6 +138,11 @@ public static class EventValidator
             return problem;
         }
 
+        if (!Timestamps.TryParse(d.Timestamp!, out var timestamp))
+        {
+            return IngestProblem.Create(ProblemKind.InvalidField, "'timestamp' must be an RFC 3339 date-time with an offset, e.g. 2026-11-22T10:00:00Z.", location.Member("timestamp"));
+        }
+
         string? level = null;
         problem = type switch
         {
@@ -145,21 +155,21 @@ public static class EventValidator
             return problem;
         }
 
-        normalized = new IngestEvent
+        // Only the type's own members travel on: a job_id sent on a metric is an unknown member to that type.
+        normalized = new IngestEvent { Type = type, Source = d.Source!.Trim(), Timestamp = timestamp, ReceivedAt = receivedAtUtc };
+        switch (type)
         {
-            Type = type,
-            Source = d.Source!.Trim(),
-            Timestamp = d.Timestamp!.Value.UtcDateTime,
-            ReceivedAt = receivedAtUtc,
-            JobId = d.JobId,
-            ContainerId = d.ContainerId,
-            Status = d.Status,
-            Name = d.Name,
-            Value = d.Value,
-            Unit = d.Unit,
-            Level = level,
-            Message = d.Message,
-        };
+            case EventType.Job:
+                (normalized.JobId, normalized.ContainerId, normalized.Status) = (d.JobId, d.ContainerId, d.Status);
+                break;
+            case EventType.Metric:
+                (normalized.Name, normalized.Value, normalized.Unit) = (d.Name, d.Value, d.Unit);
+                break;
+            default:
+                (normalized.Level, normalized.Message) = (level, d.Message);
+                break;
+        }
+
         return null;
     }
 
