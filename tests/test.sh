@@ -14,13 +14,13 @@ trap 'rm -rf "$results"' EXIT
 ensure_debian_packages curl wrk golang-go golang-github-valyala-fasthttp-dev \
     || echo "Continuing: the tests that need a missing package will fail and say so."
 
-dotnet build Ingest.sln -c Release --nologo -v quiet
+dotnet build Ingest.sln -c Release --nologo -v quiet -tl:off
 dotnet_exit=$?
 
 # One run per test project, each with its own TRX file, so no two results can land in one file name.
 for project in tests/*/*.Tests.csproj; do
     name=$(basename "$project" .csproj)
-    dotnet test "$project" -c Release --no-build --nologo \
+    dotnet test "$project" -c Release --no-build --nologo -tl:off \
         --logger "trx;LogFileName=$name.trx" --results-directory "$results/dotnet" \
         -- RunConfiguration.TreatNoTestsAsError=true || dotnet_exit=$?
 done
@@ -52,5 +52,7 @@ if [ "$dotnet_exit" -ne 0 ] && [ "$failed" -eq 0 ]; then
     echo "dotnet test exited with $dotnet_exit without a failed test: counted as one failure."
 fi
 
+# On a line of its own: progress output above may have left the cursor mid-line.
+echo
 echo "tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -45,6 +45,13 @@ try
             ResultFiles.WriteAll(folder, ResultFiles.Read(rest[0]));
             Console.WriteLine($"Rewrote {Path.Combine(folder, ResultFiles.SummaryMarkdown)} and {ResultFiles.ReportHtml} from {ResultFiles.ResultsJson}.");
             return 0;
+        case "soak":
+            if (!TryNumber(rest, "--minutes", 10, out var minutes) || !TryNumber(rest, "--rate-percent", 70, out var percent) || minutes <= 0 || percent is <= 0 or > 100)
+            {
+                return Usage(["soak: --minutes takes a number above 0, --rate-percent one from 1 to 100."]);
+            }
+
+            return await new SoakCommand(layout, Console.Out).RunAsync(minutes, percent, stop.Token);
         case "crank":
             var config = Path.Combine(layout.Root, "crank", Ingest.Lab.Crank.CrankConfig.FileName);
             if (rest is not ["--check"])
@@ -86,6 +93,13 @@ catch (InvalidOperationException ex)
     return 1;
 }
 
+static bool TryNumber(string[] arguments, string flag, double fallback, out double value)
+{
+    var at = Array.IndexOf(arguments, flag);
+    value = fallback;
+    return at < 0 || (at + 1 < arguments.Length && double.TryParse(arguments[at + 1], System.Globalization.NumberStyles.Float, System.Globalization.CultureInfo.InvariantCulture, out value));
+}
+
 static int Usage(IEnumerable<string> problems)
 {
     foreach (var problem in problems)
@@ -99,6 +113,7 @@ static int Usage(IEnumerable<string> problems)
                Ingest.Lab list                  the scenario sets and their scenarios
                Ingest.Lab compare <runA> <runB> ratios B/A per scenario, marked where beyond the noise
                Ingest.Lab report <run>          rewrite summary.md and report.html from a run's results.json
+               Ingest.Lab soak [--minutes 10] [--rate-percent 70]   a long bounded run: memory, threads, handles, errors, loss
                Ingest.Lab crank [--check]       regenerate crank/ingest.benchmarks.yml from the catalogue (--check: only validate)
                Ingest.Lab payloads <folder>     write the load payloads (classic.json, batch100.json, batch100.ndjson)
                Ingest.Lab demo                  the flow at a glance: a burst of the classic payload

@@ -36,9 +36,30 @@ internal static class ProcFs
     /// <summary>VmRSS (resident set) in bytes; null when the process is gone.</summary>
     public static long? ResidentBytes(int pid) => StatusKilobytes(pid, "VmRSS:") * 1024;
 
+    /// <summary>Threads of the process; null when it is gone.</summary>
+    public static long? Threads(int pid) => StatusKilobytes(pid, "Threads:");
+
+    /// <summary>Open file descriptors (sockets included); null when the process is gone.</summary>
+    public static int? OpenFiles(int pid)
+    {
+        try
+        {
+            return Directory.GetFiles($"/proc/{pid}/fd").Length;
+        }
+        catch (IOException)
+        {
+            return null;
+        }
+        catch (UnauthorizedAccessException)
+        {
+            return null;
+        }
+    }
+
     /// <summary>VmHWM (peak resident set since start) in bytes; null when the process is gone.</summary>
     public static long? PeakResidentBytes(int pid) => StatusKilobytes(pid, "VmHWM:") * 1024;
 
+    // Reads a number from /proc/<pid>/status; "kB" is dropped where the line has it.
     private static long? StatusKilobytes(int pid, string key)
     {
         try

@@ -1,0 +1,118 @@
+using System.Globalization;
+using System.Text;
+using System.Text.Json;
+using Ingest.Lab.Catalogue;
+using Ingest.Lab.Processes;
+using Ingest.Lab.Results;
+using Ingest.Lab.Running;
+
+namespace Ingest.Lab;
+
+/// <summary>
+/// <c>soak</c>: the default flow for a long, bounded run at a share of its measured maximum rate (open loop), with
+/// resident memory, threads and open handles of both services sampled every few seconds. It answers whether the
+/// service holds: zero errors, memory growth after warm-up under 10%, no growth in threads or handles, nothing lost.
+/// </summary>
+internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
+{
+    private static readonly TimeSpan Every = TimeSpan.FromSeconds(10);
+    private static readonly TimeSpan SettleTime = TimeSpan.FromMinutes(1);
+    private static readonly JsonSerializerOptions Indented = new() { WriteIndented = true };
+
+    public async Task<int> RunAsync(double minutes, double ratePercent, CancellationToken cancellationToken)
+    {
+        var machine = await MachineInfo.ReadAsync(cancellationToken);
+        var folder = Path.Combine(layout.Results, DateTimeOffset.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture) + "-soak");
+        Directory.CreateDirectory(folder);
+        var publisher = new Publisher(layout, output);
+        var artifacts = new Artifacts(layout, publisher, output);
+        var driver = new LoadGenDriver(artifacts.LoadGeneratorAsync);
+        var scenario = ScenarioCatalogue.InSet("smoke")[0] with { Load = new LoadSpec("/ingest/event", PayloadKind.Classic, 50) };
+        await using var topology = await Topology.StartAsync(scenario, artifacts, Pinning.None, folder, cancellationToken);
+        var payload = PayloadFiles.Write(folder, PayloadKind.Classic);
+
+        output.WriteLine("Soak: measuring the maximum rate (closed loop, 50 connections, 5 s after 3 s of warm-up)");
+        await driver.RunAsync(new LoadPhase(topology.Target, scenario.Load, TimeSpan.FromSeconds(3), null, payload, Path.Combine(folder, "warmup.json"), null, folder), _ => { }, cancellationToken);
+        var max = await driver.RunAsync(new LoadPhase(topology.Target, scenario.Load, TimeSpan.FromSeconds(5), null, payload, Path.Combine(folder, "max.json"), null, folder), _ => { }, cancellationToken);
+        var rate = Math.Round(max.RequestsPerSecond * ratePercent / 100);
+        output.WriteLine($"  maximum {Format.Rps(max.RequestsPerSecond)} rps; soaking at {ratePercent}% = {Format.Rps(rate)} rps for {minutes} min");
+
+        var samples = new List<SoakSample>();
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        var load = driver.RunAsync(
+            new LoadPhase(topology.Target, scenario.Load with { Rate = rate, Connections = 128 }, TimeSpan.FromMinutes(minutes), null, payload, Path.Combine(folder, "soak.json"), null, folder),
+            _ => { },
+            cancellationToken);
+        while (!load.IsCompleted)
+        {
+            foreach (var (name, pid) in topology.ProcessIds)
+            {
+                samples.Add(new SoakSample(name, clock.Elapsed.TotalSeconds, ProcFs.ResidentBytes(pid) ?? 0, ProcFs.Threads(pid) ?? 0, ProcFs.OpenFiles(pid) ?? 0));
+            }
+
+            await Task.WhenAny(load, Task.Delay(Every, cancellationToken));
+        }
+
+        var run = await load;
+        var persisted = await PersistedAsync(topology.BackEnd!, cancellationToken);
+        var loss = new LossCheck(max.Successful + run.Successful, max.Unknown + run.Unknown, persisted);
+        var verdict = Verdict(samples, run, loss);
+        var report = new
+        {
+            machine,
+            minutes,
+            ratePercent,
+            maximumRps = max.RequestsPerSecond,
+            rate,
+            run = new { run.Responses, run.Successful, run.RequestsPerSecond, run.Errors, latency = run.Latency },
+            loss,
+            samples,
+            verdict,
+        };
+        await File.WriteAllTextAsync(Path.Combine(folder, "soak-result.json"), JsonSerializer.Serialize(report, Indented), cancellationToken);
+        output.WriteLine(verdict.Text);
+        output.WriteLine($"Written: {Path.Combine(folder, "soak-result.json")}");
+        return verdict.Passed ? 0 : 1;
+    }
+
+    internal static SoakVerdict Verdict(List<SoakSample> samples, LoadRun run, LossCheck loss)
+    {
+        var text = new StringBuilder();
+        var passed = run.ErrorCount == 0 && loss.Passed;
+        text.AppendLine(CultureInfo.InvariantCulture, $"  {run.Responses} requests at {Format.Rps(run.RequestsPerSecond)} rps, errors {run.ErrorCount}, p99 {Format.Ms(run.Latency.P99)}; {loss.Describe()}");
+        var growth = new Dictionary<string, double>();
+        foreach (var process in samples.GroupBy(s => s.Process))
+        {
+            var settled = process.Where(s => s.AtSeconds >= SettleTime.TotalSeconds).ToList();
+            if (settled.Count < 2)
+            {
+                text.AppendLine(CultureInfo.InvariantCulture, $"  {process.Key}: the run was shorter than the {SettleTime.TotalMinutes:0} min warm-up: no growth measured");
+                continue;
+            }
+
+            var (first, last) = (settled[0], settled[^1]);
+            var rss = (last.ResidentBytes - first.ResidentBytes) / (double)first.ResidentBytes;
+            growth[process.Key] = rss;
+            var ok = rss < 0.10 && last.Threads <= first.Threads + 2 && last.OpenFiles <= first.OpenFiles + 2;
+            passed &= ok;
+            text.AppendLine(CultureInfo.InvariantCulture,
+                $"  {process.Key}: RSS {Format.Mb(first.ResidentBytes)} -> {Format.Mb(last.ResidentBytes)} ({rss:+0.0%;-0.0%} after warm-up), threads {first.Threads} -> {last.Threads}, handles {first.OpenFiles} -> {last.OpenFiles}: {(ok ? "holds" : "GROWS")}");
+        }
+
+        text.Append(passed ? "Soak passed." : "Soak FAILED.");
+        return new SoakVerdict(passed, text.ToString(), growth);
+    }
+
+    private static async Task<long> PersistedAsync(Uri backEnd, CancellationToken cancellationToken)
+    {
+        using var client = new HttpClient { BaseAddress = backEnd };
+        await Task.Delay(500, cancellationToken);
+        return JsonDocument.Parse(await client.GetStringAsync("/ingest/stats", cancellationToken)).RootElement.GetProperty("total").GetInt64();
+    }
+}
+
+/// <summary>One reading of a service during a soak.</summary>
+internal sealed record SoakSample(string Process, double AtSeconds, long ResidentBytes, long Threads, int OpenFiles);
+
+/// <summary>The soak's outcome: passed or not, in words, and each service's memory growth after warm-up.</summary>
+internal sealed record SoakVerdict(bool Passed, string Text, IReadOnlyDictionary<string, double> MemoryGrowth);
