@@ -40,7 +40,16 @@ public sealed class BackEndHandler(ForwardBodyReader reader, EventPersister pers
 
         // Counted before persisting: an injected fault may drop events, but the caller is told what it sent.
         var count = parsed.Events.Count;
-        await persister.PersistAsync(parsed.Events, cancellationToken);
+        try
+        {
+            await persister.PersistAsync(parsed.Events, cancellationToken);
+        }
+        catch (StoreUnavailableException ex)
+        {
+            // Nothing of this request was acknowledged: a 503 with Retry-After tells the caller to send it again.
+            return IngestProblem.StoreUnavailable(ex.Message, ex.RetryAfterSeconds);
+        }
+
         return new Outcome(count, null);
     }
 

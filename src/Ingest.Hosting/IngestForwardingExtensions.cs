@@ -28,7 +28,7 @@ public static class IngestForwardingExtensions
             BackEndClientSources.Create(Forwarding(sp).ClientStrategy, sp.GetRequiredService<BackEndHandlerFactory>(), sp));
         services.AddSingleton<BackEndForwarder>();
         services.AddSingleton<IEventForwarder>(static sp => Forwarding(sp).Mode == ForwardingMode.Batched
-            ? new BatchingForwarder(sp.GetRequiredService<BackEndForwarder>(), sp.GetRequiredService<IOptions<ForwardingOptions>>())
+            ? new BatchingForwarder(sp.GetRequiredService<BackEndForwarder>(), sp.GetRequiredService<IOptions<ForwardingOptions>>(), sp.GetService<Core.Diagnostics.IngestMetrics>())
             : sp.GetRequiredService<BackEndForwarder>());
 
         services.AddStartupFact("clients", static sp => Forwarding(sp).ClientStrategy.ToString());

@@ -1,6 +1,7 @@
 using System.Runtime.CompilerServices;
 using System.Runtime.ExceptionServices;
 using Ingest.Core.Buffers;
+using Ingest.Core.Diagnostics;
 using Ingest.Core.Events;
 using Ingest.Core.Problems;
 using Ingest.Core.Serialization;
@@ -11,7 +12,7 @@ namespace Ingest.Core.Forwarding;
 
 /// <summary>
 /// Forwards a list of events to every back-end as one <c>POST /ingest/data</c> each, with the configured
-/// client strategy, protocol and timeout, and maps the outcome to the contract's 502 and 504.
+/// client strategy, protocol and timeout, and maps the outcome to the contract's 502, 503 and 504.
 /// </summary>
 public sealed partial class BackEndForwarder : IEventForwarder
 {
@@ -24,9 +25,11 @@ public sealed partial class BackEndForwarder : IEventForwarder
     private readonly Version _version;
     private readonly TimeSpan _timeout;
     private readonly bool _blocking;
+    private readonly IngestMetrics? _metrics;
 
-    public BackEndForwarder(IBackEndClientSource clients, IIngestSerializer serializer, IOptions<ForwardingOptions> options, ILogger<BackEndForwarder> logger)
+    public BackEndForwarder(IBackEndClientSource clients, IIngestSerializer serializer, IOptions<ForwardingOptions> options, ILogger<BackEndForwarder> logger, IngestMetrics? metrics = null)
     {
+        _metrics = metrics;
         var o = options.Value;
         _clients = clients;
         _serializer = serializer;
@@ -88,6 +91,36 @@ public sealed partial class BackEndForwarder : IEventForwarder
 
     private async Task<IngestProblem?> SendAsync(Uri target, PooledBufferWriter body, CancellationToken cancellationToken)
     {
+        if (_metrics is null)
+        {
+            return await SendOnceAsync(target, body, cancellationToken);
+        }
+
+        var started = TimeProvider.System.GetTimestamp();
+        _metrics.ForwardStarted();
+        IngestProblem? problem = null;
+        try
+        {
+            return problem = await SendOnceAsync(target, body, cancellationToken);
+        }
+        finally
+        {
+            _metrics.ForwardEnded();
+            _metrics.Forwarded(Outcome(problem, cancellationToken), TimeProvider.System.GetElapsedTime(started).TotalSeconds);
+        }
+    }
+
+    // A caller's abort (no problem, cancelled) is its own outcome, not counted as a success.
+    private static string Outcome(IngestProblem? problem, CancellationToken cancellationToken) => problem?.Kind() switch
+    {
+        null => cancellationToken.IsCancellationRequested ? "aborted" : "ok",
+        ProblemKind.BackEndTimeout => "backend-timeout",
+        ProblemKind.StoreUnavailable => "store-unavailable",
+        _ => "backend-failed",
+    };
+
+    private async Task<IngestProblem?> SendOnceAsync(Uri target, PooledBufferWriter body, CancellationToken cancellationToken)
+    {
         var client = _clients.Acquire();
 
         // One linked source per forward: it carries both the caller's abort and our timeout. Allocated
@@ -111,6 +144,13 @@ public sealed partial class BackEndForwarder : IEventForwarder
             }
 
             LogRejected(_logger, target, (int)response.StatusCode);
+            if (response.StatusCode == System.Net.HttpStatusCode.ServiceUnavailable)
+            {
+                // The back-end (or its store) asks for a retry: pass that on with its Retry-After, not as a 502, so
+                // the caller retries instead of giving the events up.
+                return IngestProblem.StoreUnavailable($"The back-end {target.Authority} cannot take events now (503).", RetryAfter(response));
+            }
+
             return IngestProblem.Create(ProblemKind.BackEndFailed, $"The back-end {target.Authority} answered {(int)response.StatusCode}.");
         }
         catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
@@ -127,6 +167,20 @@ public sealed partial class BackEndForwarder : IEventForwarder
         {
             _clients.Release(client);
         }
+    }
+
+    /// <summary>The back-end's Retry-After in whole seconds (delta form), 1 when absent, at most a minute.</summary>
+    private static int RetryAfter(HttpResponseMessage response)
+    {
+        const int Default = 1, Max = 60;
+        if (response.Headers.RetryAfter?.Delta is { } delta)
+        {
+            return (int)Math.Clamp(Math.Ceiling(delta.TotalSeconds), 0, Max);
+        }
+
+        return response.Headers.RetryAfter?.Date is { } date
+            ? (int)Math.Clamp(Math.Ceiling((date - DateTimeOffset.UtcNow).TotalSeconds), 0, Max)
+            : Default;
     }
 
     [LoggerMessage(EventId = 100, Level = LogLevel.Debug, Message = "Back-end {Target} answered {Status}.")]

@@ -44,6 +44,11 @@ public sealed class IngestProblem
     public static IngestProblem Overloaded(string detail, int retryAfterSeconds) =>
         new(ProblemKind.Overloaded, detail, null) { _retryAfterSeconds = retryAfterSeconds };
 
+    /// <summary>A 503 for a store that cannot take events now (down, unreachable, failing): nothing of the
+    /// request was acknowledged, and the caller should retry after <paramref name="retryAfterSeconds"/>.</summary>
+    public static IngestProblem StoreUnavailable(string detail, int retryAfterSeconds) =>
+        new(ProblemKind.StoreUnavailable, detail, null) { _retryAfterSeconds = retryAfterSeconds };
+
     /// <summary>Seconds a client should wait before retrying; sent as the Retry-After header, not in the body
     /// (a method, so no serializer writes it).</summary>
     public int? RetryAfterSeconds() => _retryAfterSeconds;
@@ -76,6 +81,7 @@ public sealed class IngestProblem
         ProblemKind.BackEndFailed => (502, "backend-failed", "The back-end did not accept the events."),
         ProblemKind.BackEndTimeout => (504, "backend-timeout", "The back-end did not answer in time."),
         ProblemKind.NotFound => (404, "not-found", "There is nothing at this address."),
+        ProblemKind.StoreUnavailable => (503, "store-unavailable", "The store cannot take events now; retry later."),
         _ => throw new ArgumentOutOfRangeException(nameof(kind), kind, null),
     };
 }

@@ -16,4 +16,5 @@ public enum ProblemKind
     BackEndFailed,
     BackEndTimeout,
     NotFound,
+    StoreUnavailable,
 }
