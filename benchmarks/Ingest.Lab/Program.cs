@@ -71,7 +71,7 @@ static int Usage(IEnumerable<string> problems)
 
     Console.Error.WriteLine("""
         usage: Ingest.Lab [run] [--set classic[,serializers,...]] [--filter text] [--repeat 3] [--warmup 2] [--duration 4] [--requests N]
-                              [--pin] [--wrk] [--no-install] [--output folder]
+                              [--pin] [--wrk] [--prometheus] [--no-install] [--output folder]
                Ingest.Lab list                  the scenario sets and their scenarios
                Ingest.Lab compare <runA> <runB> ratios B/A per scenario, marked where beyond the noise
                Ingest.Lab report <run>          rewrite summary.md and report.html from a run's results.json
