@@ -24,6 +24,11 @@ internal sealed class MetricsCollector : IDisposable
         "System.Net.Http",
     ];
 
+    /// <summary>Current values the runtime (.NET 9 and 10.0) publishes as monotonic ObservableCounters by mistake
+    /// (https://github.com/dotnet/runtime/issues/112077, https://github.com/dotnet/runtime/issues/126167): exported as
+    /// the gauges they are, so <c>rate()</c> is never applied to a thread count.</summary>
+    private static readonly string[] GaugesPublishedAsCounters = ["dotnet.thread_pool.thread.count", "dotnet.thread_pool.queue.length"];
+
     /// <summary>The buckets ASP.NET Core advises for its durations, used for a seconds histogram with no advice.</summary>
     private static readonly double[] DefaultSecondsBounds = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
 
@@ -85,6 +90,11 @@ internal sealed class MetricsCollector : IDisposable
         if (KindOf(instrument) is not { } kind)
         {
             return null;
+        }
+
+        if (kind == MetricKind.CounterTotal && Array.IndexOf(GaugesPublishedAsCounters, instrument.Name) >= 0)
+        {
+            kind = MetricKind.GaugeLast;
         }
 
         var name = PrometheusNames.For(instrument, kind);
