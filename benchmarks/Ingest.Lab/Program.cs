@@ -45,6 +45,30 @@ try
             ResultFiles.WriteAll(folder, ResultFiles.Read(rest[0]));
             Console.WriteLine($"Rewrote {Path.Combine(folder, ResultFiles.SummaryMarkdown)} and {ResultFiles.ReportHtml} from {ResultFiles.ResultsJson}.");
             return 0;
+        case "crank":
+            var config = Path.Combine(layout.Root, "crank", Ingest.Lab.Crank.CrankConfig.FileName);
+            if (rest is not ["--check"])
+            {
+                File.WriteAllText(config, Ingest.Lab.Crank.CrankConfig.Generate(ScenarioCatalogue.All));
+                Console.WriteLine($"Wrote {config} ({ScenarioCatalogue.All.Count + 1} scenarios).");
+            }
+
+            var problems = Ingest.Lab.Crank.CrankValidator.Validate(config, Ingest.Lab.Crank.CrankConfig.PublishedFolders);
+            foreach (var problem in problems)
+            {
+                Console.Error.WriteLine(problem);
+            }
+
+            Console.WriteLine(problems.Count == 0 ? "Every scenario x profile resolves." : $"{problems.Count} problem(s).");
+            return problems.Count == 0 ? 0 : 1;
+        case "payloads" when rest.Length == 1:
+            Directory.CreateDirectory(rest[0]);
+            foreach (var (kind, file) in new[] { (PayloadKind.Classic, "classic.json"), (PayloadKind.Batch100, "batch100.json"), (PayloadKind.Batch100Ndjson, "batch100.ndjson") })
+            {
+                File.Move(Ingest.Lab.Running.PayloadFiles.Write(Directory.CreateTempSubdirectory().FullName, kind), Path.Combine(rest[0], file), overwrite: true);
+            }
+
+            return 0;
         case "demo":
             return await new Demo(layout, Console.Out).RunAsync(stop.Token);
         default:
@@ -75,6 +99,8 @@ static int Usage(IEnumerable<string> problems)
                Ingest.Lab list                  the scenario sets and their scenarios
                Ingest.Lab compare <runA> <runB> ratios B/A per scenario, marked where beyond the noise
                Ingest.Lab report <run>          rewrite summary.md and report.html from a run's results.json
+               Ingest.Lab crank [--check]       regenerate crank/ingest.benchmarks.yml from the catalogue (--check: only validate)
+               Ingest.Lab payloads <folder>     write the load payloads (classic.json, batch100.json, batch100.ndjson)
                Ingest.Lab demo                  the flow at a glance: a burst of the classic payload
         """);
     return 2;

@@ -4,13 +4,27 @@ using Ingest.Core.Problems;
 using Ingest.Core.Sinks;
 using Ingest.Hosting.Internal;
 using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 
 namespace Ingest.Hosting;
 
 /// <summary>The back-end's <c>POST /ingest/data</c> and <c>GET /ingest/stats</c>, shared by every API style.</summary>
-public sealed class BackEndHandler(ForwardBodyReader reader, EventPersister persister, SinkStatistics statistics, ResponseWriter writer, IOptions<IngestOptions> options)
+public sealed partial class BackEndHandler(
+    ForwardBodyReader reader,
+    EventPersister persister,
+    IdempotencyGuard idempotency,
+    SinkStatistics statistics,
+    ResponseWriter writer,
+    IOptions<IngestOptions> options,
+    ILogger<BackEndHandler> logger)
 {
+    /// <summary>Longest Idempotency-Key honoured; a longer one is ignored (the forward is then persisted as is).</summary>
+    private const int MaxKeyLength = 128;
+
+    /// <summary>Seconds a caller should wait after the store failed.</summary>
+    private const int StoreRetryAfterSeconds = 1;
+
     private readonly int _maxBodyBytes = options.Value.MaxBodyBytes;
 
     public ResponseWriter Writer => writer;
@@ -31,7 +45,7 @@ public sealed class BackEndHandler(ForwardBodyReader reader, EventPersister pers
             cancellationToken);
     }
 
-    internal async ValueTask<Outcome> PersistAsync(ParsedRequest parsed, CancellationToken cancellationToken)
+    internal async ValueTask<Outcome> PersistAsync(ParsedRequest parsed, string? idempotencyKey, CancellationToken cancellationToken)
     {
         if (parsed.Problem is { } rejected)
         {
@@ -42,23 +56,42 @@ public sealed class BackEndHandler(ForwardBodyReader reader, EventPersister pers
         var count = parsed.Events.Count;
         try
         {
-            await persister.PersistAsync(parsed.Events, cancellationToken);
+            if (idempotencyKey is { Length: > 0 and <= MaxKeyLength })
+            {
+                await idempotency.RunOnceAsync(idempotencyKey, token => persister.PersistAsync(parsed.Events, token), cancellationToken);
+            }
+            else
+            {
+                await persister.PersistAsync(parsed.Events, cancellationToken);
+            }
         }
         catch (StoreUnavailableException ex)
         {
-            // Nothing of this request was acknowledged: a 503 with Retry-After tells the caller to send it again.
+            // A store sink said so itself (and logged the outage once): its message and its Retry-After.
             return IngestProblem.StoreUnavailable(ex.Message, ex.RetryAfterSeconds);
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
+        {
+            // A store that fails is never a silent loss: the caller hears 503 and retries (the key makes that safe).
+            LogStoreFailed(logger, ex.GetType().Name, ex.Message);
+            return IngestProblem.WithRetryAfter(ProblemKind.StoreUnavailable, $"The store did not take the events: {ex.GetType().Name}.", StoreRetryAfterSeconds);
         }
 
         return new Outcome(count, null);
     }
 
+    public static string? IdempotencyKey(HttpRequest request) =>
+        request.Headers.TryGetValue(Core.Forwarding.BackEndForwarder.IdempotencyKeyHeader, out var values) ? values.ToString() : null;
+
     public IngestStats Stats() => statistics.Snapshot();
+
+    [LoggerMessage(EventId = 200, Level = LogLevel.Warning, Message = "The store failed ({Error}): {Message}")]
+    private static partial void LogStoreFailed(ILogger logger, string error, string message);
 
     public async Task HandleAsync(HttpContext context)
     {
         var parsed = await ReadAsync(context.Request, context.RequestAborted);
-        var outcome = await PersistAsync(parsed, context.RequestAborted);
+        var outcome = await PersistAsync(parsed, IdempotencyKey(context.Request), context.RequestAborted);
         await writer.WriteOutcomeAsync(context.Response, outcome, static n => new PersistAck { Persisted = n });
     }
 }

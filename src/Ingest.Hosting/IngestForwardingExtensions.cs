@@ -27,9 +27,19 @@ public static class IngestForwardingExtensions
         services.AddSingleton(static sp =>
             BackEndClientSources.Create(Forwarding(sp).ClientStrategy, sp.GetRequiredService<BackEndHandlerFactory>(), sp));
         services.AddSingleton<BackEndForwarder>();
-        services.AddSingleton<IEventForwarder>(static sp => Forwarding(sp).Mode == ForwardingMode.Batched
-            ? new BatchingForwarder(sp.GetRequiredService<BackEndForwarder>(), sp.GetRequiredService<IOptions<ForwardingOptions>>(), sp.GetService<Core.Diagnostics.IngestMetrics>())
-            : sp.GetRequiredService<BackEndForwarder>());
+        services.AddSingleton(static sp =>
+        {
+            var options = sp.GetRequiredService<IOptions<ForwardingOptions>>();
+            IEventForwarder forwarder = sp.GetRequiredService<BackEndForwarder>();
+            if (options.Value.Mode == ForwardingMode.Batched)
+            {
+                forwarder = new BatchingForwarder(forwarder, options, sp.GetService<Core.Diagnostics.IngestMetrics>());
+            }
+
+            // Outermost: admission, so an overloaded front-end refuses before queueing anything.
+            return new AdmissionForwarder(forwarder, options);
+        });
+        services.AddSingleton<IEventForwarder>(static sp => sp.GetRequiredService<AdmissionForwarder>());
 
         services.AddStartupFact("clients", static sp => Forwarding(sp).ClientStrategy.ToString());
         services.AddStartupFact("forwarding", static sp => Forwarding(sp).Mode.ToString());

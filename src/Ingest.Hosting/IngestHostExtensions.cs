@@ -1,15 +1,20 @@
 using System.Diagnostics.CodeAnalysis;
+using System.Threading.RateLimiting;
 using Ingest.Core.Parsing;
+using Ingest.Core.Problems;
+using Ingest.Core.Security;
 using Ingest.Core.Serialization;
 using Ingest.Hosting.Internal;
 using Ingest.Hosting.Minimal;
 using Ingest.Hosting.Mvc;
 using Ingest.Hosting.Raw;
 using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 
 namespace Ingest.Hosting;
@@ -29,10 +34,28 @@ public static class IngestHostExtensions
         services.AddOptions<IngestOptions>().BindConfiguration(IngestOptions.SectionName).ValidateOnStart();
         services.AddSingleton<IValidateOptions<IngestOptions>, IngestOptionsValidator>();
         services.TryAddSingleton(TimeProvider.System);
-        services.AddSingleton(static sp => IngestSerializers.Create(sp.GetRequiredService<IOptions<IngestOptions>>().Value.Serializer));
+        services.AddOptions<LimitsOptions>().BindConfiguration(LimitsOptions.SectionName).ValidateOnStart();
+        services.AddOptions<ManagementOptions>().BindConfiguration(ManagementOptions.SectionName).ValidateOnStart();
+        services.AddOptions<SecurityOptions>().BindConfiguration(SecurityOptions.SectionName).ValidateOnStart();
+        services.AddSingleton<HostingOptionsValidator>();
+        services.AddSingleton<IValidateOptions<LimitsOptions>>(static sp => sp.GetRequiredService<HostingOptionsValidator>());
+        services.AddSingleton<IValidateOptions<ManagementOptions>>(static sp => sp.GetRequiredService<HostingOptionsValidator>());
+        services.AddSingleton<IValidateOptions<SecurityOptions>>(static sp => sp.GetRequiredService<HostingOptionsValidator>());
+        services.AddSingleton(static sp => IngestSerializers.Create(
+            sp.GetRequiredService<IOptions<IngestOptions>>().Value.Serializer,
+            sp.GetRequiredService<IOptions<LimitsOptions>>().Value.MaxJsonDepth));
         services.AddSingleton<ResponseWriter>();
         services.AddOptions<KestrelServerOptions>()
-            .Configure<IOptions<IngestOptions>>(static (kestrel, ingest) => kestrel.Limits.MaxRequestBodySize = ingest.Value.MaxBodyBytes);
+            .Configure<IOptions<IngestOptions>, IOptions<LimitsOptions>>(static (kestrel, ingest, limits) => ApplyLimits(kestrel, ingest.Value, limits.Value));
+        services.AddOptions<HostOptions>()
+            .Configure<IOptions<LimitsOptions>>(static (host, limits) => host.ShutdownTimeout = TimeSpan.FromSeconds(limits.Value.ShutdownTimeoutSeconds));
+
+        // Read now because it decides which services exist; the validator re-checks it at start.
+        var perConnection = builder.Configuration.GetSection(LimitsOptions.SectionName).GetValue(nameof(LimitsOptions.RequestsPerSecondPerConnection), 0);
+        if (perConnection > 0)
+        {
+            AddPerConnectionRateLimit(services, perConnection);
+        }
 
         if (role == ServiceRole.FrontEnd)
         {
@@ -71,10 +94,21 @@ public static class IngestHostExtensions
         return builder;
     }
 
-    /// <summary>Maps the role's contract in the configured API style.</summary>
+    /// <summary>Maps the role's contract in the configured API style, behind the configured guards and limits.</summary>
     public static WebApplication MapIngestApi(this WebApplication app)
     {
         var role = app.Services.GetRequiredService<HostRole>().Role;
+        var guards = ActivatorUtilities.CreateInstance<RequestGuards>(app.Services, role);
+        if (guards.Enabled)
+        {
+            app.Use(next => context => guards.InvokeAsync(context, next));
+        }
+
+        if (app.Services.GetRequiredService<IOptions<LimitsOptions>>().Value.RequestsPerSecondPerConnection > 0)
+        {
+            app.UseRateLimiter();
+        }
+
         switch (Ingest(app.Services).ApiStyle)
         {
             case ApiStyle.Mvc when System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeSupported:
@@ -103,6 +137,41 @@ public static class IngestHostExtensions
     /// <summary>Adds a <c>name=value</c> pair to the start-up line.</summary>
     public static IServiceCollection AddStartupFact(this IServiceCollection services, string name, Func<IServiceProvider, string> value) =>
         services.AddSingleton(new StartupFact(name, value));
+
+    private static void ApplyLimits(KestrelServerOptions kestrel, IngestOptions ingest, LimitsOptions limits)
+    {
+        var k = kestrel.Limits;
+        k.MaxRequestBodySize = ingest.MaxBodyBytes;
+        k.MaxRequestHeadersTotalSize = limits.MaxRequestHeadersTotalSize;
+        k.MaxRequestHeaderCount = limits.MaxRequestHeaderCount;
+        k.MinRequestBodyDataRate = limits.MinRequestBodyBytesPerSecond == 0
+            ? null
+            : new MinDataRate(limits.MinRequestBodyBytesPerSecond, TimeSpan.FromSeconds(limits.MinRequestBodyGraceSeconds));
+        k.RequestHeadersTimeout = TimeSpan.FromSeconds(limits.RequestHeadersTimeoutSeconds);
+        k.KeepAliveTimeout = TimeSpan.FromSeconds(limits.KeepAliveTimeoutSeconds);
+        k.MaxConcurrentConnections = limits.MaxConcurrentConnections == 0 ? null : limits.MaxConcurrentConnections;
+    }
+
+    /// <summary>A token bucket per connection: a client flooding one connection gets 429, others are not affected.</summary>
+    private static void AddPerConnectionRateLimit(IServiceCollection services, int perSecond) =>
+        services.AddRateLimiter(options =>
+        {
+            options.GlobalLimiter = PartitionedRateLimiter.Create<HttpContext, string>(context =>
+                RateLimitPartition.GetTokenBucketLimiter(context.Connection.Id, _ => new TokenBucketRateLimiterOptions
+                {
+                    TokenLimit = perSecond,
+                    TokensPerPeriod = perSecond,
+                    ReplenishmentPeriod = TimeSpan.FromSeconds(1),
+                    QueueLimit = 0,
+                    AutoReplenishment = true,
+                }));
+            options.OnRejected = (rejected, _) =>
+            {
+                var writer = rejected.HttpContext.RequestServices.GetRequiredService<ResponseWriter>();
+                return new ValueTask(writer.WriteProblemAsync(rejected.HttpContext.Response, IngestProblem.WithRetryAfter(
+                    ProblemKind.TooManyRequests, $"This connection may send {perSecond} requests a second.", retryAfterSeconds: 1)));
+            };
+        });
 
     private static IngestOptions Ingest(IServiceProvider services) => services.GetRequiredService<IOptions<IngestOptions>>().Value;
 

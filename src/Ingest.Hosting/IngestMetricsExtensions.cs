@@ -29,7 +29,7 @@ public static class IngestMetricsExtensions
     }
 
     /// <summary>Answers <c>GET /metrics</c> (call before <c>MapIngestApi</c>); with <c>Metrics:Port</c>, on that
-    /// loopback port only, added to the service's URLs.</summary>
+    /// loopback port only, added to the service's URLs; with <c>Management:Port</c> alone, on that port only.</summary>
     public static WebApplication UseIngestMetrics(this WebApplication app)
     {
         var options = app.Services.GetRequiredService<IOptions<MetricsOptions>>().Value;
@@ -38,8 +38,10 @@ public static class IngestMetricsExtensions
             return app;
         }
 
+        // Management:Port, when set, is where the operational endpoints answer (and only they): /metrics too.
+        var management = app.Services.GetRequiredService<IOptions<ManagementOptions>>().Value.Port;
         // Resolved now, so the listener is attached before the first request is measured.
-        var endpoint = new MetricsEndpoint(app.Services.GetRequiredService<MetricsCollector>(), options.Port);
+        var endpoint = new MetricsEndpoint(app.Services.GetRequiredService<MetricsCollector>(), options.Port > 0 ? options.Port : management);
         if (options.Port > 0)
         {
             // Adding an address replaces the configured URLs, so they are copied first (Kestrel's default when none).
@@ -52,7 +54,12 @@ public static class IngestMetricsExtensions
                 }
             }
 
-            app.Urls.Add($"http://127.0.0.1:{options.Port.ToString(System.Globalization.CultureInfo.InvariantCulture)}");
+            // Unless the URLs name the port already (Management:Port's convention is to list it there).
+            var metricsUrl = $"http://127.0.0.1:{options.Port.ToString(System.Globalization.CultureInfo.InvariantCulture)}";
+            if (!app.Urls.Any(u => Uri.TryCreate(u.Replace("*", "localhost", StringComparison.Ordinal).Replace("+", "localhost", StringComparison.Ordinal), UriKind.Absolute, out var uri) && uri.Port == options.Port))
+            {
+                app.Urls.Add(metricsUrl);
+            }
         }
 
         app.Use(next => context => endpoint.InvokeAsync(context, next));

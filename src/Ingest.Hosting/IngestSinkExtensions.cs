@@ -16,6 +16,9 @@ public static class IngestSinkExtensions
         services.AddSingleton<SinkOptionsValidator>();
         services.AddSingleton<IValidateOptions<SinkOptions>>(static sp => sp.GetRequiredService<SinkOptionsValidator>());
         services.AddSingleton<IValidateOptions<FaultOptions>>(static sp => sp.GetRequiredService<SinkOptionsValidator>());
+        services.AddOptions<IdempotencyOptions>().BindConfiguration(IdempotencyOptions.SectionName).ValidateOnStart();
+        services.AddSingleton<IValidateOptions<IdempotencyOptions>>(static sp => sp.GetRequiredService<SinkOptionsValidator>());
+        services.AddSingleton<IdempotencyGuard>();
         services.AddSingleton<SinkStatistics>();
         // Built by hand: the router takes the provider to find the stores' keyed sinks (Ingest.Storage), and
         // the metrics when the host registered them.
@@ -31,7 +34,9 @@ public static class IngestSinkExtensions
         services.AddStartupFact("faults", static sp =>
         {
             var faults = sp.GetRequiredService<IOptions<FaultOptions>>().Value;
-            return faults.DropOneIn == 0 && faults.DelayMilliseconds == 0 ? "none" : $"drop-one-in:{faults.DropOneIn},delay-ms:{faults.DelayMilliseconds}";
+            return faults.DropOneIn == 0 && faults.DelayMilliseconds == 0 && faults.ResponseDelayMilliseconds == 0 && !faults.FailWrites
+                ? "none"
+                : $"drop-one-in:{faults.DropOneIn},delay-ms:{faults.DelayMilliseconds},response-delay-ms:{faults.ResponseDelayMilliseconds},fail-writes:{faults.FailWrites}";
         });
         return builder;
     }

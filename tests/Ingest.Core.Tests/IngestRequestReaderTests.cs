@@ -148,6 +148,11 @@ public sealed class IngestRequestReaderTests
             (SamplePayloads.Job(0) + "\n\n" + SamplePayloads.Metric(1).Replace("0.01", "\"x\"", StringComparison.Ordinal) + "\n", PayloadFormat.Ndjson, ProblemKind.InvalidField, "$[1].value"),
             (SamplePayloads.Job(0) + "\n{\"type\":", PayloadFormat.Ndjson, ProblemKind.MalformedJson, null),
             ("[{\"data\": \"{'status':'s'}\"}]", PayloadFormat.Json, ProblemKind.MissingField, "$[0].data.job_id"),
+            ("{\"type\":\"job\",\"type\":\"log\",\"source\":\"s\",\"timestamp\":\"2026-11-22T10:00:00Z\",\"level\":\"info\",\"message\":\"m\"}", PayloadFormat.Json, ProblemKind.InvalidField, null),
+            ("{\"data\": \"{'job_id':'a','job_id':'b','status':'s'}\"}", PayloadFormat.Json, ProblemKind.InvalidField, null),
+            ("{\"type\":\"log\",\"source\":\"s\",\"timestamp\":\"2026-11-22T10:00:00Z\",\"level\":\"info\",\"message\":\"a\\u0000b\"}", PayloadFormat.Json, ProblemKind.InvalidField, "$.message"),
+            ("{\"a\":" + new string('[', 10_000) + new string(']', 10_000) + "}", PayloadFormat.Json, ProblemKind.MalformedJson, null),
+            ("{\"a\":" + string.Concat(Enumerable.Repeat("{\"a\":", 100)) + "1" + new string('}', 101), PayloadFormat.Json, ProblemKind.MalformedJson, null),
             ("{\"type\":\"job\",\"source\":\"" + new string('s', 257) + "\",\"timestamp\":\"2026-11-22T10:00:00Z\",\"job_id\":\"j\",\"status\":\"s\"}", PayloadFormat.Json, ProblemKind.InvalidField, "$.source"),
         };
 

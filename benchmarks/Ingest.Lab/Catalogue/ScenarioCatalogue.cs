@@ -25,6 +25,14 @@ internal static class ScenarioCatalogue
     /// two a second under starvation), so the blocking strategy is measured in its steady state, as in 2016.</summary>
     private static readonly TimeSpan BlockingWarmup = TimeSpan.FromSeconds(25);
 
+    /// <summary>The 2016 front-end had no retries and no circuit breaker, one deadline per forward.</summary>
+    private static readonly (string, string)[] As2016 =
+    [
+        ("Forwarding:RetryAttempts", "0"),
+        ("Forwarding:BreakerBreakSeconds", "0"),
+        ("Forwarding:AttemptTimeoutMilliseconds", "5000"),
+    ];
+
     /// <summary>The Kestrel transports the lab measures; a transport joins when it can be configured.</summary>
     public static readonly string[] Transports = ["Sockets"];
 
@@ -77,7 +85,7 @@ internal static class ScenarioCatalogue
             if (c == ClassicConnections[0])
             {
                 yield return Flow("classic", $"aspnet-2016-c{c}", "ASP.NET Core as in 2016: MVC, Newtonsoft.Json, new HttpClient per request blocking on .Result",
-                    DotNetFrontEnd(("Ingest:ApiStyle", "Mvc"), ("Ingest:Serializer", "Newtonsoft"), ("Forwarding:ClientStrategy", "PerRequestBlocking")), load)
+                    DotNetFrontEnd([("Ingest:ApiStyle", "Mvc"), ("Ingest:Serializer", "Newtonsoft"), ("Forwarding:ClientStrategy", "PerRequestBlocking"), .. As2016]), load)
                     with { MinimumWarmup = BlockingWarmup };
                 yield return Flow("classic", $"aspnet-factory-c{c}", "ASP.NET Core: minimal API, source-generated System.Text.Json, IHttpClientFactory",
                     DotNetFrontEnd(("Forwarding:ClientStrategy", "Factory")), load);

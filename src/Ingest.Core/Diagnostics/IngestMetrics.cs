@@ -35,7 +35,7 @@ public sealed class IngestMetrics
         var seconds = new InstrumentAdvice<double> { HistogramBucketBoundaries = SecondsBuckets };
         var events = new InstrumentAdvice<int> { HistogramBucketBoundaries = EventBuckets };
 
-        _forwards = meter.CreateCounter<long>("ingest.forwards", "{forward}", "Back-end calls of the front-end, by outcome (ok, backend-failed, backend-timeout, store-unavailable).");
+        _forwards = meter.CreateCounter<long>("ingest.forwards", "{forward}", "Back-end calls of the front-end, by outcome (ok, backend-failed, backend-timeout, backend-unavailable, aborted).");
         _forwardDuration = meter.CreateHistogram("ingest.forward.duration", "s", "Duration of back-end calls, by outcome.", tags: null, advice: seconds);
         _forwardsActive = meter.CreateUpDownCounter<long>("ingest.forwards.active", "{forward}", "Back-end calls in flight.");
         _batchQueued = meter.CreateUpDownCounter<long>("ingest.batch.queued", "{event}", "Events waiting for a batch (Forwarding:Mode = Batched).");

@@ -1,3 +1,4 @@
+using System.Net;
 using System.Runtime.CompilerServices;
 using System.Runtime.ExceptionServices;
 using Ingest.Core.Buffers;
@@ -7,36 +8,55 @@ using Ingest.Core.Problems;
 using Ingest.Core.Serialization;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
+using Polly;
+using Polly.CircuitBreaker;
+using Polly.Retry;
+using Polly.Timeout;
 
 namespace Ingest.Core.Forwarding;
 
 /// <summary>
-/// Forwards a list of events to every back-end as one <c>POST /ingest/data</c> each, with the configured
-/// client strategy, protocol and timeout, and maps the outcome to the contract's 502, 503 and 504.
+/// Forwards a list of events to every back-end as one <c>POST /ingest/data</c> each, with the configured client
+/// strategy, protocol and resilience: an overall timeout, retries (safe: every forward carries an
+/// <c>Idempotency-Key</c> the back-end persists once), a circuit breaker per back-end so a dead one costs
+/// microseconds, and an attempt timeout. Outcomes map to the contract's 502, 503 and 504.
 /// </summary>
 public sealed partial class BackEndForwarder : IEventForwarder
 {
     public const string DataPath = "/ingest/data";
 
+    /// <summary>The header that lets the back-end persist a retried forward once (IETF draft-ietf-httpapi-idempotency-key-header).</summary>
+    public const string IdempotencyKeyHeader = "Idempotency-Key";
+
     private readonly IBackEndClientSource _clients;
     private readonly IIngestSerializer _serializer;
     private readonly ILogger<BackEndForwarder> _logger;
     private readonly Uri[] _targets;
+    private readonly ResiliencePipeline<HttpResponseMessage>[] _pipelines;
     private readonly Version _version;
-    private readonly TimeSpan _timeout;
+    private readonly ForwardingOptions _options;
     private readonly bool _blocking;
     private readonly IngestMetrics? _metrics;
 
-    public BackEndForwarder(IBackEndClientSource clients, IIngestSerializer serializer, IOptions<ForwardingOptions> options, ILogger<BackEndForwarder> logger, IngestMetrics? metrics = null)
+    private readonly string? _sharedKey;
+
+    public BackEndForwarder(
+        IBackEndClientSource clients,
+        IIngestSerializer serializer,
+        IOptions<ForwardingOptions> options,
+        ILogger<BackEndForwarder> logger,
+        IOptions<Security.SecurityOptions>? security = null,
+        IngestMetrics? metrics = null)
     {
         _metrics = metrics;
-        var o = options.Value;
+        _options = options.Value;
+        _sharedKey = security?.Value.SharedKey is { Length: > 0 } sharedKey ? sharedKey : null;
         _clients = clients;
         _serializer = serializer;
         _logger = logger;
-        _targets = Array.ConvertAll(o.BackEnds, b => new Uri(new Uri(b), DataPath));
-        _version = o.Protocol == BackEndProtocol.Http2 ? System.Net.HttpVersion.Version20 : System.Net.HttpVersion.Version11;
-        _timeout = TimeSpan.FromMilliseconds(o.TimeoutMilliseconds);
+        _targets = Array.ConvertAll(_options.BackEnds, b => new Uri(new Uri(b), DataPath));
+        _pipelines = Array.ConvertAll(_targets, _ => BuildPipeline(_options));
+        _version = _options.Protocol == BackEndProtocol.Http2 ? HttpVersion.Version20 : HttpVersion.Version11;
         _blocking = clients.Strategy == ClientStrategy.PerRequestBlocking;
     }
 
@@ -50,15 +70,17 @@ public sealed partial class BackEndForwarder : IEventForwarder
         using var body = new PooledBufferWriter();
         _serializer.WriteEvents(body, events);
 
+        // One key per forward, shared by its retries and by every back-end: a string per request, deliberately.
+        var key = Guid.NewGuid().ToString("N");
         if (_targets.Length == 1)
         {
-            return _blocking ? SendBlocking(_targets[0], body, cancellationToken) : await SendAsync(_targets[0], body, cancellationToken);
+            return _blocking ? SendBlocking(0, body, key, cancellationToken) : await SendAsync(0, body, key, cancellationToken);
         }
 
         var sends = new Task<IngestProblem?>[_targets.Length];
         for (var i = 0; i < _targets.Length; i++)
         {
-            sends[i] = _blocking ? Task.FromResult(SendBlocking(_targets[i], body, cancellationToken)) : SendAsync(_targets[i], body, cancellationToken);
+            sends[i] = _blocking ? Task.FromResult(SendBlocking(i, body, key, cancellationToken)) : SendAsync(i, body, key, cancellationToken);
         }
 
         foreach (var problem in await Task.WhenAll(sends))
@@ -74,12 +96,12 @@ public sealed partial class BackEndForwarder : IEventForwarder
 
     // The 2016 original's shape: the request thread waits on .Result, holding a thread-pool thread for the
     // whole round trip. Deliberately kept for the PerRequestBlocking strategy.
-    private IngestProblem? SendBlocking(Uri target, PooledBufferWriter body, CancellationToken cancellationToken)
+    private IngestProblem? SendBlocking(int target, PooledBufferWriter body, string key, CancellationToken cancellationToken)
     {
         try
         {
 #pragma warning disable VSTHRD002, CA1849 // The blocking wait is the behaviour being measured.
-            return SendAsync(target, body, cancellationToken).Result;
+            return SendAsync(target, body, key, cancellationToken).Result;
 #pragma warning restore VSTHRD002, CA1849
         }
         catch (AggregateException ex) when (ex.InnerException is not null)
@@ -89,11 +111,11 @@ public sealed partial class BackEndForwarder : IEventForwarder
         }
     }
 
-    private async Task<IngestProblem?> SendAsync(Uri target, PooledBufferWriter body, CancellationToken cancellationToken)
+    private async Task<IngestProblem?> SendAsync(int index, PooledBufferWriter body, string key, CancellationToken cancellationToken)
     {
         if (_metrics is null)
         {
-            return await SendOnceAsync(target, body, cancellationToken);
+            return await SendOnceAsync(index, body, key, cancellationToken);
         }
 
         var started = TimeProvider.System.GetTimestamp();
@@ -101,7 +123,7 @@ public sealed partial class BackEndForwarder : IEventForwarder
         IngestProblem? problem = null;
         try
         {
-            return problem = await SendOnceAsync(target, body, cancellationToken);
+            return problem = await SendOnceAsync(index, body, key, cancellationToken);
         }
         finally
         {
@@ -115,48 +137,37 @@ public sealed partial class BackEndForwarder : IEventForwarder
     {
         null => cancellationToken.IsCancellationRequested ? "aborted" : "ok",
         ProblemKind.BackEndTimeout => "backend-timeout",
-        ProblemKind.StoreUnavailable => "store-unavailable",
+        ProblemKind.Overloaded or ProblemKind.StoreUnavailable => "backend-unavailable",
         _ => "backend-failed",
     };
 
-    private async Task<IngestProblem?> SendOnceAsync(Uri target, PooledBufferWriter body, CancellationToken cancellationToken)
+    private async Task<IngestProblem?> SendOnceAsync(int index, PooledBufferWriter body, string key, CancellationToken cancellationToken)
     {
+        var target = _targets[index];
         var client = _clients.Acquire();
-
-        // One linked source per forward: it carries both the caller's abort and our timeout. Allocated
-        // deliberately; a reset-and-reuse pool would have to prove no timer callback can still fire.
-        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        timeout.CancelAfter(_timeout);
         try
         {
-            using var request = new HttpRequestMessage(HttpMethod.Post, target)
-            {
-                Version = _version,
-                VersionPolicy = HttpVersionPolicy.RequestVersionExact,
-                Content = new ByteArrayContent(body.UnderlyingArray, 0, body.WrittenCount),
-            };
-            request.Content.Headers.TryAddWithoutValidation("Content-Type", "application/json");
-
-            using var response = await client.SendAsync(request, timeout.Token);
+            var attempt = new Attempt(client, target, _version, body, key, _sharedKey);
+            using var response = await _pipelines[index].ExecuteAsync(static (state, token) => state.SendAsync(token), attempt, cancellationToken);
             if (response.IsSuccessStatusCode)
             {
                 return null;
             }
 
             LogRejected(_logger, target, (int)response.StatusCode);
-            if (response.StatusCode == System.Net.HttpStatusCode.ServiceUnavailable)
-            {
-                // The back-end (or its store) asks for a retry: pass that on with its Retry-After, not as a 502, so
-                // the caller retries instead of giving the events up.
-                return IngestProblem.StoreUnavailable($"The back-end {target.Authority} cannot take events now (503).", RetryAfter(response));
-            }
-
-            return IngestProblem.Create(ProblemKind.BackEndFailed, $"The back-end {target.Authority} answered {(int)response.StatusCode}.");
+            return response.StatusCode == HttpStatusCode.ServiceUnavailable
+                ? IngestProblem.Overloaded($"The back-end {target.Authority} is unavailable (its store is down or it sheds load).", RetryAfter(response))
+                : IngestProblem.Create(ProblemKind.BackEndFailed, $"The back-end {target.Authority} answered {(int)response.StatusCode}.");
         }
-        catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
+        catch (TimeoutRejectedException)
         {
-            LogTimedOut(_logger, target, (int)_timeout.TotalMilliseconds);
-            return IngestProblem.Create(ProblemKind.BackEndTimeout, $"The back-end {target.Authority} did not answer within {(int)_timeout.TotalMilliseconds} ms.");
+            LogTimedOut(_logger, target, _options.TimeoutMilliseconds);
+            return IngestProblem.Create(ProblemKind.BackEndTimeout, $"The back-end {target.Authority} did not answer within {_options.TimeoutMilliseconds} ms.");
+        }
+        catch (BrokenCircuitException ex)
+        {
+            var seconds = Math.Max(1, (int)Math.Ceiling((ex.RetryAfter ?? TimeSpan.FromSeconds(_options.BreakerBreakSeconds)).TotalSeconds));
+            return IngestProblem.Overloaded($"The back-end {target.Authority} is failing: its circuit is open, forwards are refused for now.", seconds);
         }
         catch (HttpRequestException ex)
         {
@@ -169,18 +180,65 @@ public sealed partial class BackEndForwarder : IEventForwarder
         }
     }
 
-    /// <summary>The back-end's Retry-After in whole seconds (delta form), 1 when absent, at most a minute.</summary>
-    private static int RetryAfter(HttpResponseMessage response)
+    private static int RetryAfter(HttpResponseMessage response) =>
+        response.Headers.RetryAfter?.Delta is { } delta ? Math.Max(1, (int)Math.Ceiling(delta.TotalSeconds)) : 1;
+
+    private static ResiliencePipeline<HttpResponseMessage> BuildPipeline(ForwardingOptions o)
     {
-        const int Default = 1, Max = 60;
-        if (response.Headers.RetryAfter?.Delta is { } delta)
+        // Outermost first: the whole forward's deadline, then retries, then the breaker, then each attempt's deadline.
+        var builder = new ResiliencePipelineBuilder<HttpResponseMessage>()
+            .AddTimeout(TimeSpan.FromMilliseconds(o.TimeoutMilliseconds));
+        var transient = new PredicateBuilder<HttpResponseMessage>()
+            .Handle<HttpRequestException>()
+            .Handle<TimeoutRejectedException>()
+            .HandleResult(static r => (int)r.StatusCode >= 500);
+        if (o.RetryAttempts > 0)
         {
-            return (int)Math.Clamp(Math.Ceiling(delta.TotalSeconds), 0, Max);
+            builder.AddRetry(new RetryStrategyOptions<HttpResponseMessage>
+            {
+                ShouldHandle = transient,
+                MaxRetryAttempts = o.RetryAttempts,
+                Delay = TimeSpan.FromMilliseconds(o.RetryBaseDelayMilliseconds),
+                BackoffType = DelayBackoffType.Exponential,
+                UseJitter = true,
+            });
         }
 
-        return response.Headers.RetryAfter?.Date is { } date
-            ? (int)Math.Clamp(Math.Ceiling((date - DateTimeOffset.UtcNow).TotalSeconds), 0, Max)
-            : Default;
+        if (o.BreakerBreakSeconds > 0)
+        {
+            builder.AddCircuitBreaker(new CircuitBreakerStrategyOptions<HttpResponseMessage>
+            {
+                ShouldHandle = transient,
+                FailureRatio = o.BreakerFailureRatio,
+                MinimumThroughput = o.BreakerMinimumThroughput,
+                SamplingDuration = TimeSpan.FromSeconds(o.BreakerSamplingSeconds),
+                BreakDuration = TimeSpan.FromSeconds(o.BreakerBreakSeconds),
+            });
+        }
+
+        return builder.AddTimeout(TimeSpan.FromMilliseconds(o.AttemptTimeoutMilliseconds)).Build();
+    }
+
+    /// <summary>One attempt's inputs; a new request message per attempt (a sent one cannot be sent again), over the same body.</summary>
+    private sealed class Attempt(HttpClient client, Uri target, Version version, PooledBufferWriter body, string key, string? sharedKey)
+    {
+        public async ValueTask<HttpResponseMessage> SendAsync(CancellationToken cancellationToken)
+        {
+            using var request = new HttpRequestMessage(HttpMethod.Post, target)
+            {
+                Version = version,
+                VersionPolicy = HttpVersionPolicy.RequestVersionExact,
+                Content = new ByteArrayContent(body.UnderlyingArray, 0, body.WrittenCount),
+            };
+            request.Content.Headers.TryAddWithoutValidation("Content-Type", "application/json");
+            request.Headers.TryAddWithoutValidation(IdempotencyKeyHeader, key);
+            if (sharedKey is not null)
+            {
+                request.Headers.TryAddWithoutValidation(Security.SecurityOptions.SharedKeyHeader, sharedKey);
+            }
+
+            return await client.SendAsync(request, cancellationToken);
+        }
     }
 
     [LoggerMessage(EventId = 100, Level = LogLevel.Debug, Message = "Back-end {Target} answered {Status}.")]

@@ -23,8 +23,36 @@ public sealed class ForwardingOptions
     /// <summary>Defaults to <see cref="BackEndProtocol.Http11"/>.</summary>
     public BackEndProtocol Protocol { get; set; } = BackEndProtocol.Http11;
 
-    /// <summary>How long a forward may take before the caller gets 504. Defaults to 5,000 ms.</summary>
+    /// <summary>How long a forward may take, retries included, before the caller gets 504. Defaults to 5,000 ms.</summary>
     public int TimeoutMilliseconds { get; set; } = 5_000;
+
+    /// <summary>How long one attempt may take before it is abandoned (and retried while time remains). Defaults to 2,000 ms.</summary>
+    public int AttemptTimeoutMilliseconds { get; set; } = 2_000;
+
+    /// <summary>Retries after a failed attempt (refused connection, reset, attempt timeout, back-end 5xx). Safe: every
+    /// forward carries an Idempotency-Key and the back-end persists a key once. 0 turns retries off. Defaults to 2.</summary>
+    public int RetryAttempts { get; set; } = 2;
+
+    /// <summary>First retry delay; later ones grow exponentially, with jitter. Defaults to 50 ms.</summary>
+    public int RetryBaseDelayMilliseconds { get; set; } = 50;
+
+    /// <summary>Circuit breaker: share of failed attempts within the sampling window that opens the circuit.
+    /// Defaults to 0.5.</summary>
+    public double BreakerFailureRatio { get; set; } = 0.5;
+
+    /// <summary>Circuit breaker: attempts in the window before the ratio counts. Defaults to 20.</summary>
+    public int BreakerMinimumThroughput { get; set; } = 20;
+
+    /// <summary>Circuit breaker: the sampling window. Defaults to 5 s.</summary>
+    public int BreakerSamplingSeconds { get; set; } = 5;
+
+    /// <summary>Circuit breaker: how long an open circuit answers 503 at once, without trying the back-end; 0 turns
+    /// the breaker off. Defaults to 5 s.</summary>
+    public int BreakerBreakSeconds { get; set; } = 5;
+
+    /// <summary>Forwards in flight at once; beyond it new requests are answered 503 with Retry-After at once
+    /// instead of queueing without limit. Defaults to 1,024.</summary>
+    public int MaxInFlight { get; set; } = 1_024;
 
     /// <summary>Connections per back-end (SocketsHttpHandler.MaxConnectionsPerServer); 0 means unlimited,
     /// the handler's own default. Defaults to 0.</summary>

@@ -31,11 +31,23 @@ public sealed class ForwardingOptionsValidator : IValidateOptions<ForwardingOpti
             checks.Fail($"{checks.Key(nameof(options.UnixSocketPath))} is empty: remove it for TCP, or give a socket path.");
         }
 
+        if (options.BreakerFailureRatio is <= 0 or > 1)
+        {
+            checks.Fail($"{checks.Key(nameof(options.BreakerFailureRatio))} = {options.BreakerFailureRatio} must be above 0 and at most 1.");
+        }
+
         return checks
             .Defined(nameof(options.ClientStrategy), options.ClientStrategy)
             .Defined(nameof(options.Mode), options.Mode)
             .Defined(nameof(options.Protocol), options.Protocol)
             .Range(nameof(options.TimeoutMilliseconds), options.TimeoutMilliseconds, 1, 600_000)
+            .Range(nameof(options.AttemptTimeoutMilliseconds), options.AttemptTimeoutMilliseconds, 10, 600_000, "Polly's attempt timeout starts at 10 ms")
+            .Range(nameof(options.RetryAttempts), options.RetryAttempts, 0, 10, "0 turns retries off")
+            .Range(nameof(options.RetryBaseDelayMilliseconds), options.RetryBaseDelayMilliseconds, 1, 60_000)
+            .Range(nameof(options.BreakerMinimumThroughput), options.BreakerMinimumThroughput, 2, 1_000_000)
+            .Range(nameof(options.BreakerSamplingSeconds), options.BreakerSamplingSeconds, 1, 3_600)
+            .Range(nameof(options.BreakerBreakSeconds), options.BreakerBreakSeconds, 0, 3_600, "0 turns the breaker off")
+            .Range(nameof(options.MaxInFlight), options.MaxInFlight, 1, 1_000_000)
             .Range(nameof(options.MaxConnectionsPerServer), options.MaxConnectionsPerServer, 0, 100_000, "0 means unlimited")
             .Range(nameof(options.PooledConnectionLifetimeSeconds), options.PooledConnectionLifetimeSeconds, 1, 86_400)
             .Range(nameof(options.HandlerLifetimeSeconds), options.HandlerLifetimeSeconds, 1, 86_400)

@@ -17,6 +17,11 @@ public sealed class ForwardBodyReader(IIngestSerializer serializer)
             return IngestProblem.Create(ProblemKind.EmptyBody, "The body is empty.");
         }
 
+        if (JsonShape.ContainsRawControl(body.Span))
+        {
+            return IngestProblem.Create(ProblemKind.MalformedJson, "The body holds a raw control character: JSON requires them escaped.");
+        }
+
         List<IngestEvent?> read;
         try
         {
@@ -40,10 +45,10 @@ public sealed class ForwardBodyReader(IIngestSerializer serializer)
             {
                 return problem;
             }
-
-            events.Add(read[i]!);
         }
 
+        // Added only once all passed: all or nothing, as the request is.
+        events.AddRange(read!);
         return null;
     }
 }

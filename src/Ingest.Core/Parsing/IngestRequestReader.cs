@@ -16,13 +16,31 @@ public sealed class IngestRequestReader(IIngestSerializer serializer, TimeProvid
 
     public int MaxBatchEvents => maxBatchEvents;
 
-    /// <summary>Reads <paramref name="body"/> into <paramref name="events"/>; returns the problem when it cannot.</summary>
+    /// <summary>Reads <paramref name="body"/> into <paramref name="events"/>; returns the problem when it cannot, and
+    /// then adds nothing to <paramref name="events"/> (all or nothing, as the request is).</summary>
     public IngestProblem? Read(ReadOnlyMemory<byte> body, PayloadFormat format, List<IngestEvent> events)
+    {
+        var before = events.Count;
+        var problem = ReadAll(body, format, events);
+        if (problem is not null)
+        {
+            events.RemoveRange(before, events.Count - before);
+        }
+
+        return problem;
+    }
+
+    private IngestProblem? ReadAll(ReadOnlyMemory<byte> body, PayloadFormat format, List<IngestEvent> events)
     {
         body = Trim(body);
         if (body.IsEmpty)
         {
             return IngestProblem.Create(ProblemKind.EmptyBody, "The body is empty.");
+        }
+
+        if (JsonShape.ContainsRawControl(body.Span))
+        {
+            return IngestProblem.Create(ProblemKind.MalformedJson, "The body holds a raw control character (U+0000 to U+001F other than tab and line breaks): JSON requires them escaped.");
         }
 
         var receivedAt = time.GetUtcNow().UtcDateTime;

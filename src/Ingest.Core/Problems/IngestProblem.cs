@@ -41,13 +41,15 @@ public sealed class IngestProblem
 
     public static IngestProblem Create(ProblemKind kind, string detail, string? field = null) => new(kind, detail, field);
 
-    public static IngestProblem Overloaded(string detail, int retryAfterSeconds) =>
-        new(ProblemKind.Overloaded, detail, null) { _retryAfterSeconds = retryAfterSeconds };
+    public static IngestProblem Overloaded(string detail, int retryAfterSeconds) => WithRetryAfter(ProblemKind.Overloaded, detail, retryAfterSeconds);
+
+    /// <summary>A problem the client should retry after <paramref name="retryAfterSeconds"/> (503, 429).</summary>
+    public static IngestProblem WithRetryAfter(ProblemKind kind, string detail, int retryAfterSeconds) =>
+        new(kind, detail, null) { _retryAfterSeconds = retryAfterSeconds };
 
     /// <summary>A 503 for a store that cannot take events now (down, unreachable, failing): nothing of the
     /// request was acknowledged, and the caller should retry after <paramref name="retryAfterSeconds"/>.</summary>
-    public static IngestProblem StoreUnavailable(string detail, int retryAfterSeconds) =>
-        new(ProblemKind.StoreUnavailable, detail, null) { _retryAfterSeconds = retryAfterSeconds };
+    public static IngestProblem StoreUnavailable(string detail, int retryAfterSeconds) => WithRetryAfter(ProblemKind.StoreUnavailable, detail, retryAfterSeconds);
 
     /// <summary>Seconds a client should wait before retrying; sent as the Retry-After header, not in the body
     /// (a method, so no serializer writes it).</summary>
@@ -78,10 +80,12 @@ public sealed class IngestProblem
         ProblemKind.RequestTimeout => (408, "request-timeout", "The request body arrived too slowly."),
         ProblemKind.UnsupportedMediaType => (415, "unsupported-media-type", "The content type is not supported."),
         ProblemKind.Overloaded => (503, "overloaded", "The service is overloaded; retry later."),
+        ProblemKind.StoreUnavailable => (503, "store-unavailable", "The store is unavailable; retry later."),
+        ProblemKind.Unauthorized => (401, "unauthorized", "The request lacks a valid key."),
+        ProblemKind.TooManyRequests => (429, "too-many-requests", "Too many requests on this connection; slow down."),
         ProblemKind.BackEndFailed => (502, "backend-failed", "The back-end did not accept the events."),
         ProblemKind.BackEndTimeout => (504, "backend-timeout", "The back-end did not answer in time."),
         ProblemKind.NotFound => (404, "not-found", "There is nothing at this address."),
-        ProblemKind.StoreUnavailable => (503, "store-unavailable", "The store cannot take events now; retry later."),
         _ => throw new ArgumentOutOfRangeException(nameof(kind), kind, null),
     };
 }

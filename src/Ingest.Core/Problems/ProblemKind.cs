@@ -13,8 +13,10 @@ public enum ProblemKind
     RequestTimeout,
     UnsupportedMediaType,
     Overloaded,
+    StoreUnavailable,
+    Unauthorized,
+    TooManyRequests,
     BackEndFailed,
     BackEndTimeout,
     NotFound,
-    StoreUnavailable,
 }

@@ -11,11 +11,11 @@ public static class IngestSerializers
 
     [UnconditionalSuppressMessage("Trimming", "IL2026", Justification = "Reflection-based serializers are refused by IsSupported when dynamic code is unavailable; callers check it at start-up.")]
     [UnconditionalSuppressMessage("AOT", "IL3050", Justification = "As above.")]
-    public static IIngestSerializer Create(SerializerKind kind)
+    public static IIngestSerializer Create(SerializerKind kind, int maxDepth = SerializerLimits.MaxDepth)
     {
         if (kind == SerializerKind.SystemTextJsonSourceGen)
         {
-            return SystemTextJsonIngestSerializer.SourceGenerated();
+            return SystemTextJsonIngestSerializer.SourceGenerated(maxDepth);
         }
 
         // Tested directly (not through IsSupported) so the Native AOT compiler sees the branch is dead and
@@ -27,8 +27,8 @@ public static class IngestSerializers
 
         return kind switch
         {
-            SerializerKind.Newtonsoft => new NewtonsoftIngestSerializer(),
-            SerializerKind.SystemTextJson => SystemTextJsonIngestSerializer.Reflection(),
+            SerializerKind.Newtonsoft => new NewtonsoftIngestSerializer(maxDepth),
+            SerializerKind.SystemTextJson => SystemTextJsonIngestSerializer.Reflection(maxDepth),
             _ => throw new ArgumentOutOfRangeException(nameof(kind), kind, "Unknown serializer."),
         };
     }

@@ -22,16 +22,18 @@ internal sealed class NewtonsoftIngestSerializer : IIngestSerializer
     private static readonly UTF8Encoding Utf8 = new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
 
     private readonly JsonSerializer _serializer;
+    private readonly int _maxDepth;
 
     [RequiresUnreferencedCode("Newtonsoft.Json reflects over the serialized types; not for trimmed or Native AOT apps.")]
     [RequiresDynamicCode("Newtonsoft.Json reflects over the serialized types; not for trimmed or Native AOT apps.")]
-    public NewtonsoftIngestSerializer()
+    public NewtonsoftIngestSerializer(int maxDepth = SerializerLimits.MaxDepth)
     {
+        _maxDepth = maxDepth;
         _serializer = JsonSerializer.Create(new JsonSerializerSettings
         {
             ContractResolver = new DefaultContractResolver { NamingStrategy = new SnakeCaseNamingStrategy() },
             NullValueHandling = NullValueHandling.Ignore,
-            MaxDepth = SerializerLimits.MaxDepth,
+            MaxDepth = maxDepth,
             // Timestamps are parsed by StrictConverters, not guessed from any string that looks like a date.
             DateParseHandling = DateParseHandling.None,
             DateTimeZoneHandling = DateTimeZoneHandling.Utc,
@@ -98,7 +100,7 @@ internal sealed class NewtonsoftIngestSerializer : IIngestSerializer
         try
         {
             using var text = open();
-            using var reader = new JsonTextReader(text) { MaxDepth = SerializerLimits.MaxDepth };
+            using var reader = new DuplicateRejectingReader(text) { MaxDepth = _maxDepth };
             var value = _serializer.Deserialize<T>(reader);
 
             // Newtonsoft stops after the first value; strict JSON allows only whitespace after it.
@@ -133,12 +135,12 @@ internal sealed class NewtonsoftIngestSerializer : IIngestSerializer
         }
     }
 
-    private static bool IsWellFormed(Func<TextReader> open)
+    private bool IsWellFormed(Func<TextReader> open)
     {
         try
         {
             using var text = open();
-            using var reader = new JsonTextReader(text) { MaxDepth = SerializerLimits.MaxDepth };
+            using var reader = new JsonTextReader(text) { MaxDepth = _maxDepth };
             while (reader.Read())
             {
             }

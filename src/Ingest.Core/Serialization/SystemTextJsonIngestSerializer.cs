@@ -42,13 +42,21 @@ internal sealed class SystemTextJsonIngestSerializer : IIngestSerializer
 
     public SerializerKind Kind { get; }
 
-    public static SystemTextJsonIngestSerializer SourceGenerated() =>
-        new(SerializerKind.SystemTextJsonSourceGen, new JsonSerializerOptions(IngestJsonContext.Default.Options));
+    public static SystemTextJsonIngestSerializer SourceGenerated(int maxDepth = SerializerLimits.MaxDepth) =>
+        new(SerializerKind.SystemTextJsonSourceGen, new JsonSerializerOptions(IngestJsonContext.Default.Options)
+        {
+            MaxDepth = maxDepth,
+            AllowDuplicateProperties = false,
+        });
 
     [RequiresUnreferencedCode("Reflection-based System.Text.Json; use SourceGenerated() when trimming.")]
     [RequiresDynamicCode("Reflection-based System.Text.Json; use SourceGenerated() under Native AOT.")]
-    public static SystemTextJsonIngestSerializer Reflection() =>
-        new(SerializerKind.SystemTextJson, CreateReflectionOptions());
+    public static SystemTextJsonIngestSerializer Reflection(int maxDepth = SerializerLimits.MaxDepth)
+    {
+        var options = CreateReflectionOptions();
+        options.MaxDepth = maxDepth;
+        return new(SerializerKind.SystemTextJson, options);
+    }
 
     /// <summary>The same settings as <see cref="IngestJsonContext"/>, resolved by reflection.</summary>
     [RequiresUnreferencedCode("Reflection-based System.Text.Json.")]
@@ -58,6 +66,8 @@ internal sealed class SystemTextJsonIngestSerializer : IIngestSerializer
         PropertyNamingPolicy = JsonNamingPolicy.SnakeCaseLower,
         DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull,
         MaxDepth = SerializerLimits.MaxDepth,
+        // Refused, not last-wins: every serializer treats {"type":"job","type":"log"} the same way (a 400).
+        AllowDuplicateProperties = false,
         Converters = { new JsonStringEnumConverter() },
         TypeInfoResolver = new DefaultJsonTypeInfoResolver(),
     };

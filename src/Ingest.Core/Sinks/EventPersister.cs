@@ -18,12 +18,23 @@ public sealed class EventPersister(SinkRouter router, IOptions<FaultOptions> fau
             await Task.Delay(_faults.DelayMilliseconds, cancellationToken);
         }
 
+        if (_faults.FailWrites)
+        {
+            throw new IOException("Injected fault: the store is down (Faults:FailWrites).");
+        }
+
         if (_faults.DropOneIn > 0)
         {
             Drop(events, _faults.DropOneIn);
         }
 
         await router.WriteAsync(events, cancellationToken);
+
+        if (_faults.ResponseDelayMilliseconds > 0)
+        {
+            // Persisted already: the answer is late, whatever the caller does meanwhile.
+            await Task.Delay(_faults.ResponseDelayMilliseconds, CancellationToken.None);
+        }
     }
 
     // Removes the events whose running number is a multiple of dropOneIn, as a buggy store would lose them.

@@ -14,4 +14,11 @@ public sealed class FaultOptions
 
     /// <summary>Wait this long before persisting each request, to make the back-end slow. Defaults to 0.</summary>
     public int DelayMilliseconds { get; set; }
+
+    /// <summary>Wait this long after persisting, before answering: the caller may give up on an answer whose events
+    /// were persisted (what retries with an Idempotency-Key must survive). Defaults to 0.</summary>
+    public int ResponseDelayMilliseconds { get; set; }
+
+    /// <summary>Every write fails, as a store that is down: the back-end must answer 503, never acknowledge. Defaults to false.</summary>
+    public bool FailWrites { get; set; }
 }

@@ -3,8 +3,8 @@ using Microsoft.Extensions.Options;
 
 namespace Ingest.Core.Sinks;
 
-/// <summary>Start-up checks of <see cref="SinkOptions"/> and <see cref="FaultOptions"/>.</summary>
-public sealed class SinkOptionsValidator : IValidateOptions<SinkOptions>, IValidateOptions<FaultOptions>
+/// <summary>Start-up checks of the back-end's <see cref="SinkOptions"/>, <see cref="FaultOptions"/> and <see cref="IdempotencyOptions"/>.</summary>
+public sealed class SinkOptionsValidator : IValidateOptions<SinkOptions>, IValidateOptions<FaultOptions>, IValidateOptions<IdempotencyOptions>
 {
     public ValidateOptionsResult Validate(string? name, SinkOptions options) =>
         new OptionChecks(SinkOptions.SectionName)
@@ -19,5 +19,12 @@ public sealed class SinkOptionsValidator : IValidateOptions<SinkOptions>, IValid
         new OptionChecks(FaultOptions.SectionName)
             .Range(nameof(options.DropOneIn), options.DropOneIn, 0, int.MaxValue, "0 turns dropping off")
             .Range(nameof(options.DelayMilliseconds), options.DelayMilliseconds, 0, 600_000)
+            .Range(nameof(options.ResponseDelayMilliseconds), options.ResponseDelayMilliseconds, 0, 600_000)
+            .Result();
+
+    public ValidateOptionsResult Validate(string? name, IdempotencyOptions options) =>
+        new OptionChecks(IdempotencyOptions.SectionName)
+            .Range(nameof(options.Capacity), options.Capacity, 1, 100_000_000)
+            .Range(nameof(options.WindowSeconds), options.WindowSeconds, 1, 86_400)
             .Result();
 }

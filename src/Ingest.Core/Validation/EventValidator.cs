@@ -226,15 +226,27 @@ public static class EventValidator
             return IngestProblem.Create(ProblemKind.InvalidField, $"'{name}' must not be empty.", location.Member(name));
         }
 
-        return value.Length > maxLength
-            ? IngestProblem.Create(ProblemKind.InvalidField, $"'{name}' is longer than {maxLength} characters.", location.Member(name))
-            : null;
+        return CheckOptional(value, name, maxLength, location);
     }
 
-    private static IngestProblem? CheckOptional(string? value, string name, int maxLength, EventLocation location) =>
-        value is not null && value.Length > maxLength
-            ? IngestProblem.Create(ProblemKind.InvalidField, $"'{name}' is longer than {maxLength} characters.", location.Member(name))
+    private static IngestProblem? CheckOptional(string? value, string name, int maxLength, EventLocation location)
+    {
+        if (value is null)
+        {
+            return null;
+        }
+
+        if (value.Length > maxLength)
+        {
+            return IngestProblem.Create(ProblemKind.InvalidField, $"'{name}' is longer than {maxLength} characters.", location.Member(name));
+        }
+
+        // NUL is refused whether it arrived escaped or raw (Newtonsoft.Json reads raw control characters): most
+        // stores cannot keep it (PostgreSQL text, C strings), and a value that cannot be stored must not be acknowledged.
+        return value.Contains('\0', StringComparison.Ordinal)
+            ? IngestProblem.Create(ProblemKind.InvalidField, $"'{name}' contains a NUL character (U+0000).", location.Member(name))
             : null;
+    }
 
     private static IngestProblem Missing(string name, string requiredFor, EventLocation location) =>
         IngestProblem.Create(ProblemKind.MissingField, $"'{name}' is required for {requiredFor}.", location.Member(name));

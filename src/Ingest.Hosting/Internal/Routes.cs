@@ -13,6 +13,7 @@ internal static class Routes
     public const string ValuesPrefix = "/api/values/";
     public const string Values = ValuesPrefix + "{id:int}";
     public const string Health = "/healthz";
+    public const string Metrics = "/metrics";
 
     public const string ValueText = "value";
     public const string HealthyText = "Healthy";

@@ -9,7 +9,7 @@ namespace Ingest.Hosting.Metrics;
 /// </summary>
 internal sealed class MetricsEndpoint(MetricsCollector collector, int port)
 {
-    public const string Path = "/metrics";
+    public const string Path = Internal.Routes.Metrics;
 
     /// <summary>The text exposition format Prometheus scrapes.</summary>
     public const string ContentType = "text/plain; version=0.0.4; charset=utf-8";

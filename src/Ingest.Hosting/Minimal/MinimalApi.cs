@@ -41,7 +41,7 @@ internal static class MinimalApi
     private static async Task<IResult> PersistAsync(HttpRequest request, BackEndHandler handler, CancellationToken cancellationToken)
     {
         var parsed = await handler.ReadAsync(request, cancellationToken);
-        var outcome = await handler.PersistAsync(parsed, cancellationToken);
+        var outcome = await handler.PersistAsync(parsed, BackEndHandler.IdempotencyKey(request), cancellationToken);
         return new OutcomeResult<PersistAck>(outcome, static n => new PersistAck { Persisted = n }, handler.Writer);
     }
 }

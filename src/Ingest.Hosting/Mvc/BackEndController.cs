@@ -10,7 +10,7 @@ public sealed class BackEndController(BackEndHandler handler) : IngestController
 {
     [HttpPost(Routes.IngestData)]
     public async Task<IActionResult> Persist([FromBody] ParsedRequest request, CancellationToken cancellationToken) =>
-        Answer(await handler.PersistAsync(request, cancellationToken), static n => new PersistAck { Persisted = n });
+        Answer(await handler.PersistAsync(request, BackEndHandler.IdempotencyKey(Request), cancellationToken), static n => new PersistAck { Persisted = n });
 
     [HttpGet(Routes.IngestStats)]
     public IActionResult Stats() => Ok(handler.Stats());

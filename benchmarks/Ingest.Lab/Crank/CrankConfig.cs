@@ -1,0 +1,372 @@
+using System.Globalization;
+using System.Text;
+using Ingest.Lab.Catalogue;
+
+namespace Ingest.Lab.Crank;
+
+/// <summary>
+/// Writes crank/ingest.benchmarks.yml from the lab's catalogue: the jobs (prebuilt apps started with an
+/// absolute path to dotnet, so agents need no SDK download), one Crank scenario per lab scenario with the same
+/// settings as variables, and the local and remote profiles. Generated, never edited by hand: a test fails
+/// when the committed file differs from what the catalogue produces, so the two cannot drift.
+/// </summary>
+internal static class CrankConfig
+{
+    public const string FileName = "ingest.benchmarks.yml";
+
+    /// <summary>Crank variable for each service setting the catalogue uses; a setting missing here fails generation.</summary>
+    private static readonly Dictionary<string, string> Variables = new(StringComparer.Ordinal)
+    {
+        ["Ingest:Serializer"] = "serializer",
+        ["Ingest:ApiStyle"] = "apiStyle",
+        ["Forwarding:ClientStrategy"] = "clientStrategy",
+        ["Forwarding:Mode"] = "forwardingMode",
+        ["Forwarding:RetryAttempts"] = "retryAttempts",
+        ["Forwarding:BreakerBreakSeconds"] = "breakerBreakSeconds",
+        ["Forwarding:AttemptTimeoutMilliseconds"] = "attemptTimeoutMs",
+        ["Kestrel:Transport"] = "transport",
+        ["Sinks:Default"] = "sink",
+        ["client"] = "goClient",
+        ["DOTNET_gcServer"] = "gcServer",
+        ["DOTNET_GCDynamicAdaptationMode"] = "gcDynamicAdaptationMode",
+    };
+
+    /// <summary>The scenario the README's Crank command runs: the default configuration, the classic payload.</summary>
+    public const string IngestScenario = "ingest";
+
+    /// <summary>The source folders crank/publish.sh creates (relative to the configuration, as the jobs name them).</summary>
+    public static readonly IReadOnlySet<string> PublishedFolders = new HashSet<string>(StringComparer.Ordinal)
+    {
+        "../artifacts/crank/Ingest.BackEnd",
+        "../artifacts/crank/Ingest.FrontEnd",
+        "../artifacts/crank/Ingest.LoadGen",
+        "../artifacts/crank/Ingest.BackEnd-aot",
+        "../artifacts/crank/Ingest.FrontEnd-aot",
+        "../artifacts/crank/go",
+    };
+
+    public static string ScenarioName(Scenario scenario) => $"{scenario.Set}-{scenario.Name}";
+
+    public static string Generate(IReadOnlyList<Scenario> scenarios)
+    {
+        var yml = new StringBuilder();
+        yml.Append(Header);
+        yml.AppendLine("scenarios:");
+        var ingest = scenarios.First(s => s.Set == ScenarioCatalogue.DefaultSet && s.Name == "aspnet-static-c50");
+        WriteScenario(yml, IngestScenario, ingest);
+        foreach (var scenario in scenarios)
+        {
+            WriteScenario(yml, ScenarioName(scenario), scenario);
+        }
+
+        yml.AppendLine();
+        yml.Append(Profiles).Append('\n');
+        return yml.ToString();
+    }
+
+    /// <summary>The variables a service of <paramref name="spec"/> runs with, by Crank variable name.</summary>
+    public static SortedDictionary<string, string> ServiceVariables(ServiceSpec spec)
+    {
+        var variables = new SortedDictionary<string, string>(StringComparer.Ordinal);
+        foreach (var (key, value) in spec.Settings.Concat(spec.Environment))
+        {
+            if (!Variables.TryGetValue(key, out var name))
+            {
+                throw new InvalidOperationException($"The lab setting '{key}' has no Crank variable: add it to {nameof(CrankConfig)}.{nameof(Variables)} and to the jobs.");
+            }
+
+            variables[name] = value;
+        }
+
+        return variables;
+    }
+
+    /// <summary>The load generator's variables for a scenario.</summary>
+    public static SortedDictionary<string, string> LoadVariables(LoadSpec load) => new(StringComparer.Ordinal)
+    {
+        ["path"] = load.Path,
+        ["connections"] = load.Connections.ToString(CultureInfo.InvariantCulture),
+        ["pipeline"] = load.Pipeline.ToString(CultureInfo.InvariantCulture),
+        ["payload"] = load.Payload switch
+        {
+            PayloadKind.Classic => "classic.json",
+            PayloadKind.Batch100 => "batch100.json",
+            PayloadKind.Batch100Ndjson => "batch100.ndjson",
+            _ => "none",
+        },
+        ["contentType"] = load.ContentType,
+    };
+
+    private static void WriteScenario(StringBuilder yml, string name, Scenario scenario)
+    {
+        yml.AppendLine(CultureInfo.InvariantCulture, $"  {name}:");
+        if (scenario.BackEnd is { } backEnd)
+        {
+            WriteService(yml, "backend", Job(backEnd, frontEnd: false), ServiceVariables(backEnd));
+        }
+
+        var application = ServiceVariables(scenario.FrontEnd);
+        for (var i = 1; i <= scenario.FrontEndInstances; i++)
+        {
+            var service = i == 1 ? "application" : $"application{i}";
+            var variables = new SortedDictionary<string, string>(application, StringComparer.Ordinal);
+            if (i > 1)
+            {
+                variables["serverPort"] = (5000 + (10 * (i - 1))).ToString(CultureInfo.InvariantCulture);
+            }
+
+            WriteService(yml, service, Job(scenario.FrontEnd, frontEnd: true), variables);
+        }
+
+        var load = LoadVariables(scenario.Load);
+        if (scenario.FrontDoor != FrontDoor.Direct)
+        {
+            var upstreams = string.Join(",", Enumerable.Range(0, scenario.FrontEndInstances).Select(i => $"{{{{serverAddress}}}}:{5000 + (10 * i)}"));
+            WriteService(yml, "proxy", scenario.FrontDoor == FrontDoor.Nginx ? "nginx-proxy" : "caddy-proxy",
+                new SortedDictionary<string, string>(StringComparer.Ordinal) { ["upstreams"] = upstreams });
+            load["targetPort"] = "{{proxyPort}}";
+        }
+
+        WriteService(yml, "load", "ingest-loadgen", load);
+    }
+
+    private static string Job(ServiceSpec spec, bool frontEnd) => spec.Implementation switch
+    {
+        Implementation.GoNetHttp => frontEnd ? "go-frontend" : "go-backend",
+        Implementation.GoFastHttp => "go-fasthttp-frontend",
+        _ => (frontEnd ? "ingest-frontend" : "ingest-backend") + (spec.NativeAot ? "-aot" : ""),
+    };
+
+    private static void WriteService(StringBuilder yml, string service, string job, SortedDictionary<string, string> variables)
+    {
+        yml.AppendLine(CultureInfo.InvariantCulture, $"    {service}:");
+        yml.AppendLine(CultureInfo.InvariantCulture, $"      job: {job}");
+        if (variables.Count == 0)
+        {
+            return;
+        }
+
+        yml.AppendLine("      variables:");
+        foreach (var (key, value) in variables)
+        {
+            yml.AppendLine(CultureInfo.InvariantCulture, $"        {key}: {Quote(value)}");
+        }
+    }
+
+    private static string Quote(string value) => "'" + value.Replace("'", "''", StringComparison.Ordinal) + "'";
+
+    private const string Header = """
+        # Generated by `dotnet run --project benchmarks/Ingest.Lab -- crank` from the lab's scenario catalogue.
+        # Do not edit: a test fails when this file differs from what the catalogue produces. See docs/crank.md.
+        #
+        # Run:  crank --config crank/ingest.benchmarks.yml --scenario ingest --profile local
+        # after `bash crank/publish.sh`, which builds every job's application into artifacts/crank/.
+
+        variables:
+          # The dotnet host, by absolute path: the agent then runs the prebuilt apps without any SDK download.
+          # Override with --variable dotnetPath=/path/to/dotnet where it lives elsewhere.
+          dotnetPath: /usr/bin/dotnet
+          # Where the front-end listens, as the load generator reaches it, and where the back-end listens, as
+          # the front-end reaches it (the remote profile sets both to the machines' addresses).
+          serverAddress: 127.0.0.1
+          serverPort: 5000
+          backendAddress: 127.0.0.1
+          backendPort: 5001
+          proxyPort: 8080
+          # The knobs, with the services' defaults; every scenario overrides what it turns.
+          serializer: SystemTextJsonSourceGen
+          apiStyle: Minimal
+          clientStrategy: Static
+          forwardingMode: PerEvent
+          retryAttempts: 2
+          breakerBreakSeconds: 5
+          attemptTimeoutMs: 2000
+          transport: Sockets
+          sink: Memory
+          gcServer: 0
+          gcDynamicAdaptationMode: 1
+          goClient: pooled
+          # The load: closed loop, as the lab's runs.
+          path: /ingest/event
+          payload: classic.json
+          contentType: application/json
+          connections: 50
+          pipeline: 1
+          warmup: 3
+          duration: 15
+          targetPort: '{{serverPort}}'
+
+        jobs:
+          ingest-backend:
+            sources:
+              app:
+                localFolder: ../artifacts/crank/Ingest.BackEnd
+            executable: '{{dotnetPath}}'
+            arguments: >-
+              Ingest.BackEnd.dll --urls http://{{backendAddress}}:{{backendPort}}
+              --Ingest:Serializer {{serializer}} --Ingest:ApiStyle {{apiStyle}} --Kestrel:Transport {{transport}}
+              --Sinks:Default {{sink}}
+            environmentVariables:
+              DOTNET_gcServer: '{{gcServer}}'
+              DOTNET_GCDynamicAdaptationMode: '{{gcDynamicAdaptationMode}}'
+            readyStateText: Application started.
+            options:
+              counterProviders:
+                - System.Runtime
+                - Microsoft-AspNetCore-Server-Kestrel
+                - Microsoft.AspNetCore.Hosting
+
+          ingest-frontend:
+            sources:
+              app:
+                localFolder: ../artifacts/crank/Ingest.FrontEnd
+            executable: '{{dotnetPath}}'
+            arguments: >-
+              Ingest.FrontEnd.dll --urls http://{{serverAddress}}:{{serverPort}}
+              --Forwarding:BackEnds:0 http://{{backendAddress}}:{{backendPort}}
+              --Ingest:Serializer {{serializer}} --Ingest:ApiStyle {{apiStyle}} --Kestrel:Transport {{transport}}
+              --Forwarding:ClientStrategy {{clientStrategy}} --Forwarding:Mode {{forwardingMode}}
+              --Forwarding:RetryAttempts {{retryAttempts}} --Forwarding:BreakerBreakSeconds {{breakerBreakSeconds}}
+              --Forwarding:AttemptTimeoutMilliseconds {{attemptTimeoutMs}}
+            environmentVariables:
+              DOTNET_gcServer: '{{gcServer}}'
+              DOTNET_GCDynamicAdaptationMode: '{{gcDynamicAdaptationMode}}'
+            readyStateText: Application started.
+            options:
+              counterProviders:
+                - System.Runtime
+                - Microsoft-AspNetCore-Server-Kestrel
+                - Microsoft.AspNetCore.Hosting
+
+          ingest-backend-aot:
+            sources:
+              app:
+                localFolder: ../artifacts/crank/Ingest.BackEnd-aot
+            executable: Ingest.BackEnd
+            arguments: >-
+              --urls http://{{backendAddress}}:{{backendPort}} --Ingest:ApiStyle {{apiStyle}} --Sinks:Default {{sink}}
+            readyStateText: Application started.
+
+          ingest-frontend-aot:
+            sources:
+              app:
+                localFolder: ../artifacts/crank/Ingest.FrontEnd-aot
+            executable: Ingest.FrontEnd
+            arguments: >-
+              --urls http://{{serverAddress}}:{{serverPort}} --Forwarding:BackEnds:0 http://{{backendAddress}}:{{backendPort}}
+              --Ingest:ApiStyle {{apiStyle}} --Forwarding:ClientStrategy {{clientStrategy}}
+            readyStateText: Application started.
+
+          go-backend:
+            sources:
+              app:
+                localFolder: ../artifacts/crank/go
+            executable: ingest-go
+            arguments: -role backend -listen {{backendAddress}}:{{backendPort}}
+            readyStateText: Application started.
+
+          go-frontend:
+            sources:
+              app:
+                localFolder: ../artifacts/crank/go
+            executable: ingest-go
+            arguments: -role frontend -listen {{serverAddress}}:{{serverPort}} -backends http://{{backendAddress}}:{{backendPort}} -client {{goClient}}
+            readyStateText: Application started.
+
+          go-fasthttp-frontend:
+            sources:
+              app:
+                localFolder: ../artifacts/crank/go
+            executable: ingest-go-fasthttp
+            arguments: -listen {{serverAddress}}:{{serverPort}} -backends http://{{backendAddress}}:{{backendPort}}
+            readyStateText: Application started.
+
+          nginx-proxy:
+            sources:
+              app:
+                localFolder: jobs
+            executable: /bin/bash
+            arguments: proxy.sh nginx {{serverAddress}}:{{proxyPort}} {{upstreams}}
+            readyStateText: Proxy started.
+
+          caddy-proxy:
+            sources:
+              app:
+                localFolder: jobs
+            executable: /bin/bash
+            arguments: proxy.sh caddy {{serverAddress}}:{{proxyPort}} {{upstreams}}
+            readyStateText: Proxy started.
+
+          # Ingest's own load generator: reports to Crank with the statistics block (--crank).
+          ingest-loadgen:
+            sources:
+              app:
+                localFolder: ../artifacts/crank/Ingest.LoadGen
+            executable: '{{dotnetPath}}'
+            arguments: >-
+              Ingest.LoadGen.dll --url http://{{serverAddress}}:{{targetPort}}{{path}} -c {{connections}}
+              --pipeline {{pipeline}} --warmup {{warmup}}s -d {{duration}}s
+              {% if payload != 'none' %}--body payloads/{{payload}} --content-type {{contentType}}{% endif %} --crank
+            isConsoleApp: true
+            waitForExit: true
+
+
+        """;
+
+    private const string Profiles = """
+        profiles:
+          # One agent on this machine: crank-agent --url http://127.0.0.1:5010 (crank/run-local.sh starts it).
+          local:
+            variables:
+              serverAddress: 127.0.0.1
+              backendAddress: 127.0.0.1
+            jobs:
+              backend:
+                endpoints:
+                  - http://127.0.0.1:5010
+              application:
+                endpoints:
+                  - http://127.0.0.1:5010
+              application2:
+                endpoints:
+                  - http://127.0.0.1:5010
+              application3:
+                endpoints:
+                  - http://127.0.0.1:5010
+              proxy:
+                endpoints:
+                  - http://127.0.0.1:5010
+              load:
+                endpoints:
+                  - http://127.0.0.1:5010
+
+          # Application, back-end and load on three machines. Set the addresses the services listen on and the
+          # agents' URLs on the command line (docs/remote-agents.md):
+          #   --variable serverAddress=<application host IP> --variable backendAddress=<back-end host IP>
+          #   --application.endpoints http://<application host>:5010 --backend.endpoints http://<back-end host>:5010
+          #   --load.endpoints http://<load host>:5010
+          remote:
+            variables:
+              serverAddress: application-host
+              backendAddress: backend-host
+            jobs:
+              backend:
+                endpoints:
+                  - http://backend-host:5010
+              application:
+                endpoints:
+                  - http://application-host:5010
+              application2:
+                endpoints:
+                  - http://application-host:5010
+              application3:
+                endpoints:
+                  - http://application-host:5010
+              proxy:
+                endpoints:
+                  - http://application-host:5010
+              load:
+                endpoints:
+                  - http://load-host:5010
+        """;
+}

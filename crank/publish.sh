@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Builds every application a Crank job uploads into artifacts/crank/ (git-ignored): the services and the load
+# generator (framework-dependent, Release), the load generator's payloads, the Go baselines, and with --aot
+# the Native AOT services. Agents then run them with an absolute path to dotnet: no SDK work on the agent.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out="$root/artifacts/crank"
+mkdir -p "$out"
+for app in Ingest.BackEnd Ingest.FrontEnd Ingest.LoadGen; do
+    dotnet publish "$root/src/$app/$app.csproj" -c Release -o "$out/$app" --nologo -v quiet
+done
+dotnet run -c Release --project "$root/benchmarks/Ingest.Lab" -- payloads "$out/Ingest.LoadGen/payloads"
+if [ "${1:-}" = "--aot" ]; then
+    for app in Ingest.BackEnd Ingest.FrontEnd; do
+        dotnet publish "$root/src/$app/$app.csproj" -c Release -r linux-x64 -p:PublishAot=true -o "$out/$app-aot" --nologo -v quiet
+    done
+fi
+if bash "$root/src/baselines/go/build.sh"; then
+    mkdir -p "$out/go" && cp "$root/src/baselines/go/bin/"* "$out/go/"
+else
+    echo "The Go baselines could not be built: the Go scenarios will not run."
+fi
+echo "Published into $out"

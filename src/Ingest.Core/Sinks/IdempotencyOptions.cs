@@ -1,0 +1,14 @@
+namespace Ingest.Core.Sinks;
+
+/// <summary>How long and how many forwards the back-end remembers, to persist a retried forward once.
+/// Bound from the <c>Idempotency</c> section of the back-end.</summary>
+public sealed class IdempotencyOptions
+{
+    public const string SectionName = "Idempotency";
+
+    /// <summary>Keys remembered at most: memory stays bounded whatever the rate. Defaults to 200,000.</summary>
+    public int Capacity { get; set; } = 200_000;
+
+    /// <summary>How long a key is remembered; longer than any front-end's forward timeout. Defaults to 300 s.</summary>
+    public int WindowSeconds { get; set; } = 300;
+}

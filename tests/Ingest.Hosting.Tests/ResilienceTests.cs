@@ -1,0 +1,95 @@
+using System.Net;
+using Ingest.Core.Samples;
+using Ingest.Testing;
+
+namespace Ingest.Hosting.Tests;
+
+/// <summary>Retries that cannot duplicate, a breaker that fails fast, backpressure that sheds, and a store failure
+/// that is never acknowledged.</summary>
+public sealed class ResilienceTests
+{
+    [Fact]
+    public async Task AForwardRetriedAfterItsAnswerWasLostIsPersistedOnce()
+    {
+        // The back-end persists, then answers after the front-end's attempt timeout: the retry carries the same
+        // Idempotency-Key, and the back-end acknowledges it without writing the event again.
+        await using var flow = await Flow.StartAsync(
+            new FlowConfiguration(),
+            frontEndExtra: new() { ["Forwarding:AttemptTimeoutMilliseconds"] = "300", ["Forwarding:TimeoutMilliseconds"] = "5000", ["Forwarding:RetryAttempts"] = "3" },
+            backEndExtra: new() { ["Faults:ResponseDelayMilliseconds"] = "600" });
+
+        using var response = await flow.Client.PostEventAsync(SamplePayloads.Classic);
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        await Task.Delay(1000);
+        Assert.Equal(1, flow.Stats().Total);
+        Assert.True(flow.BackEnd.Get<Core.Sinks.IdempotencyGuard>().Duplicates >= 1, "the retry reached the back-end and was recognised");
+    }
+
+    [Fact]
+    public async Task ADeadBackEndOpensTheCircuitAndIsRefusedAtOnceWith503()
+    {
+        var configuration = new FlowConfiguration();
+        await using var frontEnd = await ServiceHost.StartAsync(ServiceRole.FrontEnd, configuration.FrontEnd(
+            [new Uri($"http://127.0.0.1:{BackEndFailureTests.UnusedPort()}")],
+            new() { ["Forwarding:BreakerMinimumThroughput"] = "4", ["Forwarding:BreakerBreakSeconds"] = "30", ["Forwarding:RetryAttempts"] = "1" }));
+        using var client = TestClient.Create(frontEnd.BaseAddress);
+
+        var statuses = new List<HttpStatusCode>();
+        HttpResponseMessage? last = null;
+        for (var i = 0; i < 10; i++)
+        {
+            last?.Dispose();
+            last = await client.PostEventAsync(SamplePayloads.Classic);
+            statuses.Add(last.StatusCode);
+        }
+
+        Assert.Equal(HttpStatusCode.BadGateway, statuses[0]);
+        Assert.Equal(HttpStatusCode.ServiceUnavailable, statuses[^1]);
+        Assert.NotNull(last!.Headers.RetryAfter);
+        BadInputTests.AssertProblem(await last.Content.ReadAsStringAsync(), last.Content.Headers.ContentType?.MediaType, 503, "overloaded", null, "open circuit");
+        last.Dispose();
+    }
+
+    [Fact]
+    public async Task AStoreThatIsDownIsA503WithRetryAfterNeverAnAcknowledgement()
+    {
+        await using var flow = await Flow.StartAsync(new FlowConfiguration(), backEndExtra: new() { ["Faults:FailWrites"] = "true" });
+
+        using var response = await flow.Client.PostEventAsync(SamplePayloads.Classic);
+        using var direct = await TestClient.Create(flow.BackEnd.BaseAddress).PostAsync("/ingest/data",
+            new StringContent("[" + SampleForward + "]", System.Text.Encoding.UTF8, "application/json"));
+
+        Assert.Equal(HttpStatusCode.ServiceUnavailable, response.StatusCode);
+        Assert.NotNull(response.Headers.RetryAfter);
+        Assert.Equal(HttpStatusCode.ServiceUnavailable, direct.StatusCode);
+        BadInputTests.AssertProblem(await direct.Content.ReadAsStringAsync(), direct.Content.Headers.ContentType?.MediaType, 503, "store-unavailable", null, "store down");
+        Assert.Equal(0, flow.Stats().Total);
+    }
+
+    [Fact]
+    public async Task BeyondTheInFlightLimitRequestsAreShedAtOnceAndTheRestArePersisted()
+    {
+        await using var flow = await Flow.StartAsync(
+            new FlowConfiguration(),
+            frontEndExtra: new() { ["Forwarding:MaxInFlight"] = "2" },
+            backEndExtra: new() { ["Faults:DelayMilliseconds"] = "400" });
+
+        var responses = await Task.WhenAll(Enumerable.Range(0, 12).Select(_ => flow.Client.PostEventAsync(SamplePayloads.Classic)));
+
+        var ok = responses.Count(r => r.StatusCode == HttpStatusCode.OK);
+        var shed = responses.Where(r => r.StatusCode == HttpStatusCode.ServiceUnavailable).ToList();
+        Assert.Equal(12, ok + shed.Count);
+        Assert.InRange(ok, 2, 11);
+        Assert.All(shed, r => Assert.NotNull(r.Headers.RetryAfter));
+        await Task.Delay(200);
+        Assert.Equal(ok, flow.Stats().Total);
+        foreach (var r in responses)
+        {
+            r.Dispose();
+        }
+    }
+
+    private const string SampleForward =
+        """{"type":"job","source":"s","timestamp":"2026-11-22T10:00:00Z","received_at":"2026-11-22T10:00:00Z","job_id":"j","status":"s"}""";
+}

@@ -1,0 +1,127 @@
+using Ingest.Lab.Catalogue;
+using Ingest.Lab.Crank;
+using Ingest.Lab.Processes;
+using YamlDotNet.RepresentationModel;
+
+namespace Ingest.Lab.Tests;
+
+/// <summary>The Crank configuration mirrors the lab's catalogue one for one and resolves for every scenario × profile.
+/// (Crank's own tools are not on the package mirror, so its debug mode cannot check it here.)</summary>
+public sealed class CrankConfigTests
+{
+    private static readonly string ConfigPath = Path.Combine(RepositoryLayout.Find().Root, "crank", CrankConfig.FileName);
+
+    [Fact]
+    public void TheCommittedConfigurationIsWhatTheCatalogueGenerates()
+    {
+        Assert.True(
+            File.ReadAllText(ConfigPath) == CrankConfig.Generate(ScenarioCatalogue.All),
+            "crank/ingest.benchmarks.yml is stale: run `dotnet run --project benchmarks/Ingest.Lab -- crank` and commit it.");
+    }
+
+    [Fact]
+    public void EveryLabScenarioHasACrankTwinWithTheSameSettings()
+    {
+        var scenarios = Load(File.ReadAllText(ConfigPath));
+        foreach (var scenario in ScenarioCatalogue.All)
+        {
+            var name = CrankConfig.ScenarioName(scenario);
+            Assert.True(scenarios.TryGetValue(name, out var twin), $"{scenario.Id} has no Crank scenario '{name}'");
+            Assert.Equal(CrankConfig.ServiceVariables(scenario.FrontEnd), twin["application"]);
+            if (scenario.BackEnd is { } backEnd)
+            {
+                Assert.Equal(CrankConfig.ServiceVariables(backEnd), twin["backend"]);
+            }
+
+            foreach (var (key, value) in CrankConfig.LoadVariables(scenario.Load))
+            {
+                Assert.Equal(value, twin["load"][key]);
+            }
+        }
+
+        Assert.Contains(CrankConfig.IngestScenario, scenarios.Keys);
+    }
+
+    [Fact]
+    public void EveryScenarioAndProfileResolves()
+    {
+        Assert.Empty(CrankValidator.Validate(ConfigPath, CrankConfig.PublishedFolders));
+    }
+
+    [Theory]
+    [InlineData("-c {{connections}}", "-c {{connectionz}}", "variable 'connectionz' is not defined")]
+    [InlineData("      job: ingest-loadgen", "      job: ingest-loadgun", "job 'ingest-loadgun' is not defined")]
+    [InlineData("--crank\n", "--crank {% if payload != 'none' %}\n", "unbalanced")]
+    [InlineData("localFolder: ../artifacts/crank/go\n", "localFolder: ../artifacts/crank/goo\n", "'../artifacts/crank/goo' neither exists")]
+    public void TheValidatorCatchesWhatCrankWouldRefuse(string find, string replace, string problem)
+    {
+        var text = File.ReadAllText(ConfigPath);
+        Assert.Contains(find, text, StringComparison.Ordinal);
+        var broken = Path.Combine(Path.GetDirectoryName(ConfigPath)!, $"broken-{Guid.NewGuid():N}.yml");
+        try
+        {
+            File.WriteAllText(broken, text.Replace(find, replace, StringComparison.Ordinal));
+            Assert.Contains(CrankValidator.Validate(broken, CrankConfig.PublishedFolders), p => p.Contains(problem, StringComparison.Ordinal));
+        }
+        finally
+        {
+            File.Delete(broken);
+        }
+    }
+
+    [Fact]
+    public void AProfileWithoutAnEndpointForAServiceIsRefused()
+    {
+        var text = File.ReadAllText(ConfigPath);
+        var cut = text.Replace("      load:\n        endpoints:\n          - http://load-host:5010\n", "", StringComparison.Ordinal);
+        Assert.NotEqual(text, cut);
+        var broken = Path.Combine(Path.GetDirectoryName(ConfigPath)!, $"broken-{Guid.NewGuid():N}.yml");
+        try
+        {
+            File.WriteAllText(broken, cut);
+            Assert.Contains(CrankValidator.Validate(broken, CrankConfig.PublishedFolders), p => p.Contains("profile remote", StringComparison.Ordinal) && p.Contains("no endpoint for 'load'", StringComparison.Ordinal));
+        }
+        finally
+        {
+            File.Delete(broken);
+        }
+    }
+
+    [Fact]
+    public void ThePublishScriptBuildsEveryFolderTheJobsUpload()
+    {
+        var script = File.ReadAllText(Path.Combine(Path.GetDirectoryName(ConfigPath)!, "publish.sh"));
+        foreach (var folder in CrankConfig.PublishedFolders)
+        {
+            var name = Path.GetFileName(folder);
+            Assert.True(
+                script.Contains($"$out/{name}", StringComparison.Ordinal) || script.Contains("$out/$app" + (name.EndsWith("-aot", StringComparison.Ordinal) ? "-aot" : ""), StringComparison.Ordinal),
+                $"crank/publish.sh does not build {folder}");
+        }
+    }
+
+    private static Dictionary<string, Dictionary<string, Dictionary<string, string>>> Load(string text)
+    {
+        var yaml = new YamlStream();
+        yaml.Load(new StringReader(text));
+        var root = (YamlMappingNode)yaml.Documents[0].RootNode;
+        var result = new Dictionary<string, Dictionary<string, Dictionary<string, string>>>();
+        foreach (var (name, services) in (YamlMappingNode)root["scenarios"])
+        {
+            var byService = result[name.ToString()] = [];
+            foreach (var (service, body) in (YamlMappingNode)services)
+            {
+                var variables = byService[service.ToString()] = [];
+                if (((YamlMappingNode)body).Children.TryGetValue(new YamlScalarNode("variables"), out var node))
+                {
+                    foreach (var (key, value) in (YamlMappingNode)node)
+                    {
+                        variables[key.ToString()] = ((YamlScalarNode)value).Value ?? "";
+                    }
+                }
+            }
+        }
+
+        return result;
+    }
+}
