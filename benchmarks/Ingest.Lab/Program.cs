@@ -50,7 +50,7 @@ try
             if (rest is not ["--check"])
             {
                 File.WriteAllText(config, Ingest.Lab.Crank.CrankConfig.Generate(ScenarioCatalogue.All));
-                Console.WriteLine($"Wrote {config} ({ScenarioCatalogue.All.Count + 1} scenarios).");
+                Console.WriteLine($"Wrote {config} ({ScenarioCatalogue.All.Count(Ingest.Lab.Crank.CrankConfig.Covers) + 1} scenarios).");
             }
 
             var problems = Ingest.Lab.Crank.CrankValidator.Validate(config, Ingest.Lab.Crank.CrankConfig.PublishedFolders);
