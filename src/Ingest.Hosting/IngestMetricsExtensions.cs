@@ -41,7 +41,8 @@ public static class IngestMetricsExtensions
         // Management:Port, when set, is where the operational endpoints answer (and only they): /metrics too.
         var management = app.Services.GetRequiredService<IOptions<ManagementOptions>>().Value.Port;
         // Resolved now, so the listener is attached before the first request is measured.
-        var endpoint = new MetricsEndpoint(app.Services.GetRequiredService<MetricsCollector>(), options.Port > 0 ? options.Port : management);
+        var endpoint = new MetricsEndpoint(
+            app.Services.GetRequiredService<MetricsCollector>(), options.Port > 0 ? options.Port : management, exclusive: options.Port > 0 && options.Port != management);
         if (options.Port > 0)
         {
             // Adding an address replaces the configured URLs, so they are copied first (Kestrel's default when none).

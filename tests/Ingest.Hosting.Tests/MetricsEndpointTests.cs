@@ -79,6 +79,25 @@ public sealed class MetricsEndpointTests
     }
 
     [Fact]
+    public async Task WithAManagementPortMetricsAnswerThereBesideTheHealthCheck()
+    {
+        var (main, management) = (FreePort(), FreePort());
+        await using var backEnd = await ServiceHost.StartAsync(ServiceRole.BackEnd,
+            new FlowConfiguration().BackEnd(new() { ["Management:Port"] = management.ToString(System.Globalization.CultureInfo.InvariantCulture) }),
+            url: $"http://127.0.0.1:{main};http://127.0.0.1:{management}");
+        using var mainClient = TestClient.Create(new Uri($"http://127.0.0.1:{main}/"));
+        using var managementClient = TestClient.Create(new Uri($"http://127.0.0.1:{management}/"));
+
+        using var metricsOnManagement = await managementClient.GetAsync("/metrics");
+        using var healthOnManagement = await managementClient.GetAsync("/healthz");
+        using var metricsOnMain = await mainClient.GetAsync("/metrics");
+
+        Assert.Equal(HttpStatusCode.OK, metricsOnManagement.StatusCode);
+        Assert.Equal(HttpStatusCode.OK, healthOnManagement.StatusCode);
+        Assert.Equal(HttpStatusCode.NotFound, metricsOnMain.StatusCode);
+    }
+
+    [Fact]
     public async Task MetricsOffMeansNoEndpoint()
     {
         await using var backEnd = await ServiceHost.StartAsync(ServiceRole.BackEnd, new FlowConfiguration().BackEnd(new() { ["Metrics:Enabled"] = "false" }));

@@ -5,9 +5,10 @@ namespace Ingest.Hosting.Metrics;
 
 /// <summary>
 /// <c>GET /metrics</c> as middleware ahead of every API style (the raw style has no routing), answered on the
-/// metrics port only when one is configured.
+/// metrics port only when one is configured. On a port of its own (<paramref name="exclusive"/>) nothing else
+/// answers there; on the management port the request guards keep the other operational endpoints there.
 /// </summary>
-internal sealed class MetricsEndpoint(MetricsCollector collector, int port)
+internal sealed class MetricsEndpoint(MetricsCollector collector, int port, bool exclusive)
 {
     public const string Path = Internal.Routes.Metrics;
 
@@ -22,7 +23,7 @@ internal sealed class MetricsEndpoint(MetricsCollector collector, int port)
             return WriteAsync(context.Response);
         }
 
-        if (onMetricsPort)
+        if (onMetricsPort && exclusive)
         {
             context.Response.StatusCode = StatusCodes.Status404NotFound;
             return Task.CompletedTask;
