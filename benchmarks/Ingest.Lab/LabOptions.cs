@@ -28,6 +28,10 @@ internal sealed record LabOptions
     /// <summary>Also drive every scenario with wrk, for a cross-check in the report. Defaults to off.</summary>
     public bool Wrk { get; init; }
 
+    /// <summary>Start Debian's Prometheus for every scenario, scraping the .NET services' /metrics, and report its
+    /// view (rate, p99, CPU, memory per service) beside the load generator's. Defaults to off.</summary>
+    public bool Prometheus { get; init; }
+
     /// <summary>Where results/&lt;timestamp&gt; goes. Defaults to the repository's results folder.</summary>
     public string? Output { get; init; }
 
@@ -78,6 +82,9 @@ internal sealed record LabOptions
                     break;
                 case "--wrk":
                     options = options with { Wrk = true };
+                    break;
+                case "--prometheus":
+                    options = options with { Prometheus = true };
                     break;
                 case "--no-install":
                     options = options with { Install = false };

@@ -57,7 +57,7 @@ try
             if (rest is not ["--check"])
             {
                 File.WriteAllText(config, Ingest.Lab.Crank.CrankConfig.Generate(ScenarioCatalogue.All));
-                Console.WriteLine($"Wrote {config} ({ScenarioCatalogue.All.Count + 1} scenarios).");
+                Console.WriteLine($"Wrote {config} ({ScenarioCatalogue.All.Count(Ingest.Lab.Crank.CrankConfig.Covers) + 1} scenarios).");
             }
 
             var problems = Ingest.Lab.Crank.CrankValidator.Validate(config, Ingest.Lab.Crank.CrankConfig.PublishedFolders);
@@ -109,7 +109,7 @@ static int Usage(IEnumerable<string> problems)
 
     Console.Error.WriteLine("""
         usage: Ingest.Lab [run] [--set classic[,serializers,...]] [--filter text] [--repeat 3] [--warmup 2] [--duration 4] [--requests N]
-                              [--pin] [--wrk] [--no-install] [--output folder]
+                              [--pin] [--wrk] [--prometheus] [--no-install] [--output folder]
                Ingest.Lab list                  the scenario sets and their scenarios
                Ingest.Lab compare <runA> <runB> ratios B/A per scenario, marked where beyond the noise
                Ingest.Lab report <run>          rewrite summary.md and report.html from a run's results.json

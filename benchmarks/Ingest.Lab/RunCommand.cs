@@ -32,7 +32,13 @@ internal sealed class RunCommand(RepositoryLayout layout, TextWriter output)
 
         if (options.Install)
         {
-            await Toolchain.EnsureAsync(layout, Toolchain.PackagesFor(scenarios), output, cancellationToken);
+            await Toolchain.EnsureAsync(layout, Toolchain.PackagesFor(scenarios, options.Prometheus), output, cancellationToken);
+        }
+
+        if (options.Prometheus && await MachineInfo.FirstLineAsync("sh", ["-c", "command -v prometheus"], cancellationToken) is null)
+        {
+            output.WriteLine($"  no Prometheus view: prometheus is not installed (Debian package {PrometheusServer.Package})");
+            options = options with { Prometheus = false };
         }
 
         var machine = await MachineInfo.ReadAsync(cancellationToken);

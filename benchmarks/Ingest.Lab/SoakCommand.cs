@@ -32,7 +32,7 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
         var payload = PayloadFiles.Write(folder, PayloadKind.Classic);
 
         output.WriteLine("Soak: measuring the maximum rate (closed loop, 50 connections, 5 s after 3 s of warm-up)");
-        await driver.RunAsync(new LoadPhase(topology.Target, scenario.Load, TimeSpan.FromSeconds(3), null, payload, Path.Combine(folder, "warmup.json"), null, folder), _ => { }, cancellationToken);
+        var warmup = await driver.RunAsync(new LoadPhase(topology.Target, scenario.Load, TimeSpan.FromSeconds(3), null, payload, Path.Combine(folder, "warmup.json"), null, folder), _ => { }, cancellationToken);
         var max = await driver.RunAsync(new LoadPhase(topology.Target, scenario.Load, TimeSpan.FromSeconds(5), null, payload, Path.Combine(folder, "max.json"), null, folder), _ => { }, cancellationToken);
         var rate = Math.Round(max.RequestsPerSecond * ratePercent / 100);
         output.WriteLine($"  maximum {Format.Rps(max.RequestsPerSecond)} rps; soaking at {ratePercent}% = {Format.Rps(rate)} rps for {minutes} min");
@@ -55,7 +55,7 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
 
         var run = await load;
         var persisted = await PersistedAsync(topology.BackEnd!, cancellationToken);
-        var loss = new LossCheck(max.Successful + run.Successful, max.Unknown + run.Unknown, persisted);
+        var loss = new LossCheck(warmup.Successful + max.Successful + run.Successful, warmup.Unknown + max.Unknown + run.Unknown, persisted);
         var verdict = Verdict(samples, run, loss);
         var report = new
         {

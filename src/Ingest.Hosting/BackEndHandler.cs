@@ -65,6 +65,11 @@ public sealed partial class BackEndHandler(
                 await persister.PersistAsync(parsed.Events, cancellationToken);
             }
         }
+        catch (StoreUnavailableException ex)
+        {
+            // A store sink said so itself (and logged the outage once): its message and its Retry-After.
+            return IngestProblem.StoreUnavailable(ex.Message, ex.RetryAfterSeconds);
+        }
         catch (Exception ex) when (ex is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
         {
             // A store that fails is never a silent loss: the caller hears 503 and retries (the key makes that safe).

@@ -33,7 +33,7 @@ public static class IngestForwardingExtensions
             IEventForwarder forwarder = sp.GetRequiredService<BackEndForwarder>();
             if (options.Value.Mode == ForwardingMode.Batched)
             {
-                forwarder = new BatchingForwarder(forwarder, options);
+                forwarder = new BatchingForwarder(forwarder, options, sp.GetService<Core.Diagnostics.IngestMetrics>());
             }
 
             // Outermost: admission, so an overloaded front-end refuses before queueing anything.

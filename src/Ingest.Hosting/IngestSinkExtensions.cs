@@ -20,7 +20,10 @@ public static class IngestSinkExtensions
         services.AddSingleton<IValidateOptions<IdempotencyOptions>>(static sp => sp.GetRequiredService<SinkOptionsValidator>());
         services.AddSingleton<IdempotencyGuard>();
         services.AddSingleton<SinkStatistics>();
-        services.AddSingleton<SinkRouter>();
+        // Built by hand: the router takes the provider to find the stores' keyed sinks (Ingest.Storage), and
+        // the metrics when the host registered them.
+        services.AddSingleton(static sp => new SinkRouter(
+            sp.GetRequiredService<IOptions<SinkOptions>>(), sp.GetRequiredService<SinkStatistics>(), sp, sp.GetService<Core.Diagnostics.IngestMetrics>()));
         services.AddSingleton<EventPersister>();
 
         services.AddStartupFact("sinks", static sp =>

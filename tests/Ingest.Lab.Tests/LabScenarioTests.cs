@@ -53,6 +53,38 @@ public sealed class LabScenarioTests(LabFixture lab) : IClassFixture<LabFixture>
     }
 
     [Fact]
+    public async Task TheStorageSetRunsEverySinkAgainstRealStoresAndRemovesThemAfterwards()
+    {
+        var folder = Path.Combine(lab.Output, "storage");
+        var before = LabStoreDirectories();
+        var exit = await new RunCommand(lab.Layout, TextWriter.Null).RunAsync(
+            Tiny with { Sets = ["storage"], Output = folder, Repeats = 1, Warmup = TimeSpan.Zero, Requests = 200, Prometheus = true }, "test", CancellationToken.None);
+
+        var run = Assert.Single(Directory.GetDirectories(folder));
+        var results = JsonNode.Parse(await File.ReadAllTextAsync(Path.Combine(run, ResultFiles.ResultsJson)))!;
+        var scenarios = results["scenarios"]!.AsArray();
+        Assert.True(exit == 0, string.Join("\n", scenarios.Select(s => $"{s!["name"]}: {s["status"]} {s["reason"]}")));
+        Assert.Equal(["null", "memory", "file", "postgresql", "redis"], scenarios.Select(s => (string?)s!["name"]));
+        foreach (var scenario in scenarios)
+        {
+            Assert.Equal("Passed", (string?)scenario!["status"]);
+            Assert.Equal(200, (long)scenario["runs"]![0]!["successful"]!);
+            Assert.Equal(200, (long)scenario["loss"]!["acknowledged"]!);
+            Assert.Equal(200, (long)scenario["loss"]!["persisted"]!);
+            // Prometheus scraped both services (the figures of a run this short are rough, so only their presence).
+            Assert.NotNull(scenario["prometheus"]!["front-end"]);
+            Assert.NotNull(scenario["prometheus"]!["back-end"]);
+            var config = await File.ReadAllTextAsync(Path.Combine(run, "scenarios", "storage", (string)scenario["name"]!, "prometheus", "prometheus.yml"));
+            Assert.Contains("job_name: back-end", config, StringComparison.Ordinal);
+        }
+
+        Assert.Contains("PostgreSql", (string?)scenarios[3]!["configuration"]!["back-end"], StringComparison.Ordinal);
+        Assert.Contains("As Prometheus saw it", await File.ReadAllTextAsync(Path.Combine(run, ResultFiles.ReportHtml)), StringComparison.Ordinal);
+        // Every store's throwaway directory (and Prometheus' storage) is gone again.
+        Assert.Empty(LabStoreDirectories().Except(before));
+    }
+
+    [Fact]
     public async Task TheLossCheckCatchesABackEndThatDropsOneEventInAThousand()
     {
         var scenario = ScenarioCatalogue.InSet("smoke")[0] with { Name = "dropping" };
@@ -102,6 +134,9 @@ public sealed class LabScenarioTests(LabFixture lab) : IClassFixture<LabFixture>
             Directory.Delete(empty, recursive: true);
         }
     }
+
+    private static HashSet<string> LabStoreDirectories() =>
+        [.. Directory.GetDirectories(Path.GetTempPath(), "ingest-lab-*")];
 
     private ScenarioRunner Runner(LabOptions options) =>
         new(lab.Artifacts, lab.LoadGenerator, null, options, Pinning.None, lab.Output);

@@ -27,6 +27,22 @@ public sealed class LabUnitTests
         Assert.Equal([50, 300], classic.Select(s => s.Load.Connections).Distinct().Order());
     }
 
+    [Fact]
+    public void TheStorageSetRunsEachSinkWithTheStoreItNeeds()
+    {
+        var storage = ScenarioCatalogue.InSet("storage");
+        Assert.Equal(["Null", "Memory", "File", "PostgreSql", "Redis"], storage.Select(s => s.BackEnd!.Settings["Sinks:Default"]));
+        Assert.All(storage, s => Assert.Equal(50, s.Load.Connections));
+        Assert.Equal([StoreKind.PostgreSql], storage.Single(s => s.Name == "postgresql").Stores);
+        Assert.Equal([StoreKind.Files], storage.Single(s => s.Name == "file").Stores);
+        Assert.Empty(storage.Single(s => s.Name == "null").Stores);
+
+        var packages = Toolchain.PackagesFor(storage, prometheus: true);
+        Assert.Contains("postgresql", packages);
+        Assert.Contains("redis-server", packages);
+        Assert.Contains("prometheus", packages);
+    }
+
     [Theory]
     [InlineData(new[] { "--set", "nope" }, "--set: unknown scenario set 'nope'")]
     [InlineData(new[] { "--repeat", "0" }, "--repeat expects a whole number above 0")]

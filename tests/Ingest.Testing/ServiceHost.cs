@@ -1,4 +1,5 @@
 using Ingest.Hosting;
+using Ingest.Storage;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Hosting.Server;
@@ -11,7 +12,7 @@ namespace Ingest.Testing;
 
 /// <summary>
 /// One service on real Kestrel, bound to an ephemeral loopback port, wired exactly as the apps' Program.cs
-/// wires it (the same three calls), with configuration from the test.
+/// wires it (the same calls), with configuration from the test.
 /// </summary>
 public sealed class ServiceHost : IAsyncDisposable
 {
@@ -44,9 +45,12 @@ public sealed class ServiceHost : IAsyncDisposable
         else
         {
             builder.AddIngestSinks();
+            builder.AddIngestStorage();
         }
 
+        builder.AddIngestMetrics();
         var app = builder.Build();
+        app.UseIngestMetrics();
         app.MapIngestApi();
         try
         {

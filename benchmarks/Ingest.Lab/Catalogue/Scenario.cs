@@ -14,6 +14,9 @@ internal sealed record Scenario(string Set, string Name, string Title)
 
     public required LoadSpec Load { get; init; }
 
+    /// <summary>The stores the back-end writes to, started before it and stopped after it.</summary>
+    public IReadOnlyList<StoreKind> Stores { get; init; } = [];
+
     /// <summary>Warm-up this scenario needs at the least, whatever the run's --warmup says: the blocking client
     /// strategy serves almost nothing until the thread pool has grown a thread per waiting request.</summary>
     public TimeSpan MinimumWarmup { get; init; }

@@ -64,6 +64,7 @@ internal static class ScenarioCatalogue
         all.AddRange(TransportScenarios());
         all.AddRange(ScaleOut());
         all.AddRange(MicroEndpoints());
+        all.AddRange(Storage());
         all.Add(new Scenario("smoke", "aspnet-static", "A few hundred classic payloads through the default configuration")
         {
             FrontEnd = DotNetFrontEnd(),
@@ -195,6 +196,32 @@ internal static class ScenarioCatalogue
                 with { FrontDoor = FrontDoor.Nginx, FrontEndInstances = instances };
             yield return GoFlow($"go-nethttp-x{instances}", $"{instances} Go net/http front-end(s) behind nginx", Implementation.GoNetHttp, "pooled", load, set: "scale-out")
                 with { FrontDoor = FrontDoor.Nginx, FrontEndInstances = instances };
+        }
+    }
+
+    /// <summary>The ingest flow at the classic 50 connections with each sink behind the back-end: what a real store
+    /// costs against counting (Null) and keeping in memory. Each store runs on this machine too, with its defaults
+    /// (PostgreSQL and the file sink commit durably: fsync on, per batch).</summary>
+    private static IEnumerable<Scenario> Storage()
+    {
+        var load = new LoadSpec(IngestPath, PayloadKind.Classic, 50);
+        (string Sink, StoreKind[] Stores)[] sinks =
+        [
+            ("Null", []),
+            ("Memory", []),
+            ("File", [StoreKind.Files]),
+            ("PostgreSql", [StoreKind.PostgreSql]),
+            ("Redis", [StoreKind.Redis]),
+        ];
+        foreach (var (sink, stores) in sinks)
+        {
+            yield return new Scenario("storage", Kebab(sink).Replace("postgre-sql", "postgresql", StringComparison.Ordinal), $"Ingest flow, back-end sink {sink}, {load.Describe()}")
+            {
+                FrontEnd = DotNetFrontEnd(),
+                BackEnd = DotNetBackEnd().With(("Sinks:Default", sink)),
+                Load = load,
+                Stores = stores,
+            };
         }
     }
 

@@ -47,6 +47,10 @@ internal static class CrankConfig
 
     public static string ScenarioName(Scenario scenario) => $"{scenario.Set}-{scenario.Name}";
 
+    /// <summary>Whether a scenario has a Crank twin: not when it needs a store (PostgreSQL, Redis, a directory), which
+    /// the lab starts for it but a Crank agent would need as a job of its own.</summary>
+    public static bool Covers(Scenario scenario) => scenario.Stores.Count == 0;
+
     public static string Generate(IReadOnlyList<Scenario> scenarios)
     {
         var yml = new StringBuilder();
@@ -54,7 +58,7 @@ internal static class CrankConfig
         yml.AppendLine("scenarios:");
         var ingest = scenarios.First(s => s.Set == ScenarioCatalogue.DefaultSet && s.Name == "aspnet-static-c50");
         WriteScenario(yml, IngestScenario, ingest);
-        foreach (var scenario in scenarios)
+        foreach (var scenario in scenarios.Where(Covers))
         {
             WriteScenario(yml, ScenarioName(scenario), scenario);
         }

@@ -57,6 +57,7 @@ internal static class HtmlReport
     {
         html.Append(CultureInfo.InvariantCulture, $"<h2>{SvgChart.Escape(name)}</h2>");
         Table(html, scenarios);
+        PrometheusView(html, scenarios);
 
         var measured = scenarios.Where(r => r.Summary is not null).ToList();
         html.Append(SvgChart.Bars("Requests per second (median, whiskers min–max)", "rps",
@@ -104,6 +105,30 @@ internal static class HtmlReport
 
         html.Append("</table>");
     }
+
+    /// <summary>The services' own view, from Prometheus scraping their /metrics during the measured repeats.</summary>
+    private static void PrometheusView(StringBuilder html, List<ScenarioResult> scenarios)
+    {
+        var rows = scenarios.Where(r => r.Prometheus is not null).SelectMany(r => r.Prometheus!.Select(p => (r.Name, Service: p.Key, Figures: p.Value))).ToList();
+        if (rows.Count == 0)
+        {
+            return;
+        }
+
+        html.Append("<h3>As Prometheus saw it</h3><p class=\"meta\">Scraped once a second from each service's /metrics over the measured repeats; p99 is <code>histogram_quantile</code> over the request-duration buckets, so no finer than the bucket bounds.</p>");
+        html.Append("<table><tr><th>scenario</th><th>service</th><th>RPS</th><th>p99</th><th>CPU (cores)</th><th>peak working set</th><th>GCs</th></tr>");
+        foreach (var (scenario, service, f) in rows)
+        {
+            html.Append(CultureInfo.InvariantCulture,
+                $"<tr><td>{SvgChart.Escape(scenario)}</td><td>{SvgChart.Escape(service)}</td><td>{Number(f.RequestsPerSecond, "0")}</td><td>{(f.P99Ms is { } p ? Format.Ms(p) : "-")}</td><td>{Number(f.CpuCores, "0.00")}</td><td>{(f.PeakWorkingSetBytes is { } ws ? Format.Mb(ws) : "-")}</td><td>{Number(f.GcCollections, "0")}</td></tr>");
+        }
+
+        html.Append("</table>");
+        html.Append(SvgChart.Bars("Prometheus: requests per second per service (rate over the measured repeats)", "rps",
+            [.. rows.Select(r => ($"{r.Name} · {r.Service}", r.Figures.RequestsPerSecond ?? double.NaN, r.Figures.RequestsPerSecond ?? double.NaN, r.Figures.RequestsPerSecond ?? double.NaN, r.Figures.RequestsPerSecond is null ? "no data" : (string?)null))]));
+    }
+
+    private static string Number(double? value, string format) => value is { } v ? v.ToString(format, CultureInfo.InvariantCulture) : "-";
 
     // x = 1 / (1 - p): 90% -> 10, 99% -> 100, 99.9% -> 1000, so the tail gets room on a log axis.
     private static List<double[]> PercentileCurve(ScenarioResult r) =>

@@ -29,5 +29,9 @@ internal sealed record ScenarioResult
 
     public ScenarioSummary? Summary { get; init; }
 
+    /// <summary>Each .NET service as Prometheus scraped it over the measured repeats (<c>--prometheus</c>), by job
+    /// ("front-end", "back-end"); null when the run did not ask for it.</summary>
+    public IReadOnlyDictionary<string, PrometheusFigures>? Prometheus { get; init; }
+
     public string Id => $"{Set}/{Name}";
 }

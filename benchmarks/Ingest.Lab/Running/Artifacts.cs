@@ -12,6 +12,8 @@ internal sealed class Artifacts(RepositoryLayout layout, Publisher publisher, Te
 {
     private Task<string?>? _goBuild;
 
+    public RepositoryLayout Layout => layout;
+
     public string GoBinaries => Path.Combine(layout.Root, "src", "baselines", "go", "bin");
 
     /// <summary>The command that starts a service of <paramref name="spec"/> in <paramref name="role"/>;

@@ -13,6 +13,8 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
 {
     private static readonly TimeSpan StatsSettle = TimeSpan.FromMilliseconds(300);
     private static readonly TimeSpan StatsDeadline = TimeSpan.FromSeconds(15);
+    private const string FrontEndJob = "front-end";
+    private const string BackEndJob = "back-end";
 
     public async Task<ScenarioResult> RunAsync(Scenario scenario, Action<string> progress, CancellationToken cancellationToken)
     {
@@ -23,6 +25,7 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
         try
         {
             await using var topology = await Topology.StartAsync(scenario, artifacts, pinning, folder, cancellationToken);
+            await using var prometheus = options.Prometheus ? await StartPrometheusAsync(scenario, topology, folder, cancellationToken) : null;
             long acknowledged = 0;
             long unknown = 0;
 
@@ -36,6 +39,7 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
             }
 
             var runs = new List<LoadRun>();
+            var measuredFrom = DateTimeOffset.UtcNow;
             for (var repeat = 1; repeat <= options.Repeats; repeat++)
             {
                 progress($"run {repeat}/{options.Repeats}");
@@ -43,6 +47,14 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
                 runs.Add(run);
                 acknowledged += run.Successful;
                 unknown += run.Unknown;
+            }
+
+            var measuredTo = DateTimeOffset.UtcNow;
+            IReadOnlyDictionary<string, PrometheusFigures>? scraped = null;
+            if (prometheus is not null)
+            {
+                progress("prometheus view");
+                scraped = await PrometheusViewAsync(prometheus, scenario, measuredFrom, measuredTo, cancellationToken);
             }
 
             LoadRun? wrk = null;
@@ -81,6 +93,7 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
                 CrossCheck = wrk,
                 Loss = loss,
                 Summary = ScenarioSummary.From(runs),
+                Prometheus = scraped,
             };
         }
         catch (ScenarioSkippedException ex)
@@ -108,6 +121,41 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
         }
 
         return run with { Processes = usage };
+    }
+
+    /// <summary>Prometheus scraping every .NET service of the scenario (Go services have no /metrics).</summary>
+    private static async Task<PrometheusServer?> StartPrometheusAsync(Scenario scenario, Topology topology, string folder, CancellationToken cancellationToken)
+    {
+        var jobs = new Dictionary<string, IReadOnlyList<Uri>>();
+        if (scenario.FrontEnd.Implementation == Implementation.DotNet)
+        {
+            jobs[FrontEndJob] = topology.FrontEnds;
+        }
+
+        if (scenario.BackEnd is { Implementation: Implementation.DotNet } && topology.BackEnd is { } backEnd)
+        {
+            jobs[BackEndJob] = [backEnd];
+        }
+
+        return jobs.Count == 0 ? null : await PrometheusServer.StartAsync(Path.Combine(folder, "prometheus"), jobs, cancellationToken);
+    }
+
+    private static async Task<IReadOnlyDictionary<string, PrometheusFigures>> PrometheusViewAsync(PrometheusServer prometheus, Scenario scenario, DateTimeOffset from, DateTimeOffset to, CancellationToken cancellationToken)
+    {
+        // Two more scrapes, so the last one lands after the window closes.
+        await Task.Delay(2 * PrometheusServer.ScrapeInterval, cancellationToken);
+        var view = new Dictionary<string, PrometheusFigures>();
+        if (scenario.FrontEnd.Implementation == Implementation.DotNet)
+        {
+            view[FrontEndJob] = await prometheus.FiguresAsync(FrontEndJob, from, to, cancellationToken);
+        }
+
+        if (scenario.BackEnd is { Implementation: Implementation.DotNet })
+        {
+            view[BackEndJob] = await prometheus.FiguresAsync(BackEndJob, from, to, cancellationToken);
+        }
+
+        return view;
     }
 
     /// <summary>The back-end's persisted total, read until it stops moving (forwards may still be landing).</summary>

@@ -11,10 +11,14 @@ namespace Ingest.Lab.Running;
 /// </summary>
 internal static class Toolchain
 {
-    public static IReadOnlyList<string> PackagesFor(IEnumerable<Scenario> scenarios)
+    public static IReadOnlyList<string> PackagesFor(IEnumerable<Scenario> scenarios, bool prometheus = false)
     {
         // wrk always: the cross-check (--wrk) and users comparing by hand both need it.
         var packages = new SortedSet<string>(StringComparer.Ordinal) { "wrk" };
+        if (prometheus)
+        {
+            packages.Add("prometheus");
+        }
 
         foreach (var scenario in scenarios)
         {
@@ -33,6 +37,14 @@ internal static class Toolchain
                         packages.Add("clang");
                         packages.Add("zlib1g-dev");
                         break;
+                }
+            }
+
+            foreach (var store in scenario.Stores)
+            {
+                if (StoreServer.Package(store) is { } package)
+                {
+                    packages.Add(package);
                 }
             }
 

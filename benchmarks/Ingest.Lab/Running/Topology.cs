@@ -6,7 +6,7 @@ using Ingest.Lab.Processes;
 namespace Ingest.Lab.Running;
 
 /// <summary>
-/// The processes of one scenario, started in order (back-end, front-end instances, front door) on free
+/// The processes of one scenario, started in order (stores, back-end, front-end instances, front door) on free
 /// loopback ports, each waited for until it is healthy; disposing stops every one of them, whatever happened.
 /// </summary>
 internal sealed class Topology : IAsyncDisposable
@@ -15,6 +15,7 @@ internal sealed class Topology : IAsyncDisposable
     private static readonly TimeSpan StopGrace = TimeSpan.FromSeconds(10);
 
     private readonly List<ServiceProcess> _processes = [];
+    private readonly List<StoreServer> _stores = [];
 
     private Topology()
     {
@@ -25,6 +26,9 @@ internal sealed class Topology : IAsyncDisposable
 
     /// <summary>The back-end's base URL (its /ingest/stats tells what was persisted); null when the scenario does not forward.</summary>
     public Uri? BackEnd { get; private set; }
+
+    /// <summary>The front-ends' base URLs (each serves /metrics).</summary>
+    public IReadOnlyList<Uri> FrontEnds { get; private set; } = [];
 
     /// <summary>Every started process by name, for sampling.</summary>
     public IReadOnlyDictionary<string, int> ProcessIds => _processes.ToDictionary(p => p.Name, p => p.ProcessId);
@@ -59,12 +63,27 @@ internal sealed class Topology : IAsyncDisposable
         }
 
         _processes.Clear();
+
+        // The stores last: the back-end is gone, nothing writes to them any more.
+        foreach (var store in _stores)
+        {
+            await store.DisposeAsync();
+        }
+
+        _stores.Clear();
     }
 
     private async Task StartServicesAsync(Scenario scenario, Artifacts artifacts, Pinning pinning, string workDirectory, CancellationToken cancellationToken)
     {
         if (scenario.BackEnd is { } backEndSpec)
         {
+            foreach (var kind in scenario.Stores)
+            {
+                var store = await StoreServer.StartAsync(kind, artifacts.Layout, cancellationToken);
+                _stores.Add(store);
+                backEndSpec = backEndSpec.With([.. store.Settings.Select(s => (s.Key, s.Value))]);
+            }
+
             var port = FreePorts.Next();
             await StartServiceAsync("back-end", backEndSpec, ServiceRole.BackEnd, port, backEnd: null, artifacts, pinning, cancellationToken);
             BackEnd = Loopback(port);
@@ -79,6 +98,7 @@ internal sealed class Topology : IAsyncDisposable
             frontEnds.Add(Loopback(port));
         }
 
+        FrontEnds = frontEnds;
         Target = scenario.FrontDoor == FrontDoor.Direct
             ? frontEnds[0]
             : await StartFrontDoorAsync(scenario.FrontDoor, frontEnds, pinning, workDirectory, cancellationToken);

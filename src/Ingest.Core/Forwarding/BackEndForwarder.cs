@@ -2,6 +2,7 @@ using System.Net;
 using System.Runtime.CompilerServices;
 using System.Runtime.ExceptionServices;
 using Ingest.Core.Buffers;
+using Ingest.Core.Diagnostics;
 using Ingest.Core.Events;
 using Ingest.Core.Problems;
 using Ingest.Core.Serialization;
@@ -35,6 +36,7 @@ public sealed partial class BackEndForwarder : IEventForwarder
     private readonly Version _version;
     private readonly ForwardingOptions _options;
     private readonly bool _blocking;
+    private readonly IngestMetrics? _metrics;
 
     private readonly string? _sharedKey;
 
@@ -43,8 +45,10 @@ public sealed partial class BackEndForwarder : IEventForwarder
         IIngestSerializer serializer,
         IOptions<ForwardingOptions> options,
         ILogger<BackEndForwarder> logger,
-        IOptions<Security.SecurityOptions>? security = null)
+        IOptions<Security.SecurityOptions>? security = null,
+        IngestMetrics? metrics = null)
     {
+        _metrics = metrics;
         _options = options.Value;
         _sharedKey = security?.Value.SharedKey is { Length: > 0 } sharedKey ? sharedKey : null;
         _clients = clients;
@@ -108,6 +112,36 @@ public sealed partial class BackEndForwarder : IEventForwarder
     }
 
     private async Task<IngestProblem?> SendAsync(int index, PooledBufferWriter body, string key, CancellationToken cancellationToken)
+    {
+        if (_metrics is null)
+        {
+            return await SendOnceAsync(index, body, key, cancellationToken);
+        }
+
+        var started = TimeProvider.System.GetTimestamp();
+        _metrics.ForwardStarted();
+        IngestProblem? problem = null;
+        try
+        {
+            return problem = await SendOnceAsync(index, body, key, cancellationToken);
+        }
+        finally
+        {
+            _metrics.ForwardEnded();
+            _metrics.Forwarded(Outcome(problem, cancellationToken), TimeProvider.System.GetElapsedTime(started).TotalSeconds);
+        }
+    }
+
+    // A caller's abort (no problem, cancelled) is its own outcome, not counted as a success.
+    private static string Outcome(IngestProblem? problem, CancellationToken cancellationToken) => problem?.Kind() switch
+    {
+        null => cancellationToken.IsCancellationRequested ? "aborted" : "ok",
+        ProblemKind.BackEndTimeout => "backend-timeout",
+        ProblemKind.Overloaded or ProblemKind.StoreUnavailable => "backend-unavailable",
+        _ => "backend-failed",
+    };
+
+    private async Task<IngestProblem?> SendOnceAsync(int index, PooledBufferWriter body, string key, CancellationToken cancellationToken)
     {
         var target = _targets[index];
         var client = _clients.Acquire();

@@ -1,4 +1,5 @@
 using System.Threading.Channels;
+using Ingest.Core.Diagnostics;
 using Ingest.Core.Events;
 using Ingest.Core.Problems;
 using Microsoft.Extensions.Options;
@@ -23,10 +24,12 @@ public sealed class BatchingForwarder : IEventForwarder, IAsyncDisposable
     private readonly int _capacity;
     private readonly int _maxInFlight;
     private readonly Task _loop;
+    private readonly IngestMetrics? _metrics;
     private int _queued;
 
-    public BatchingForwarder(IEventForwarder inner, IOptions<ForwardingOptions> options)
+    public BatchingForwarder(IEventForwarder inner, IOptions<ForwardingOptions> options, IngestMetrics? metrics = null)
     {
+        _metrics = metrics;
         var o = options.Value;
         _inner = inner;
         _maxEvents = o.BatchMaxEvents;
@@ -54,6 +57,8 @@ public sealed class BatchingForwarder : IEventForwarder, IAsyncDisposable
             return ValueTask.FromResult<IngestProblem?>(IngestProblem.Overloaded("The front-end is shutting down.", retryAfterSeconds: 1));
         }
 
+        _metrics?.BatchQueued(events.Count);
+
         return new ValueTask<IngestProblem?>(pending.Task);
     }
 
@@ -73,6 +78,7 @@ public sealed class BatchingForwarder : IEventForwarder, IAsyncDisposable
             var events = new List<IngestEvent>();
             await GatherAsync(reader, batch, events);
             Interlocked.Add(ref _queued, -events.Count);
+            _metrics?.BatchSent(events.Count);
 
             await _slots.WaitAsync();
             _ = SendAsync(batch, events);

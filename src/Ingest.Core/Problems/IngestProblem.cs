@@ -47,6 +47,10 @@ public sealed class IngestProblem
     public static IngestProblem WithRetryAfter(ProblemKind kind, string detail, int retryAfterSeconds) =>
         new(kind, detail, null) { _retryAfterSeconds = retryAfterSeconds };
 
+    /// <summary>A 503 for a store that cannot take events now (down, unreachable, failing): nothing of the
+    /// request was acknowledged, and the caller should retry after <paramref name="retryAfterSeconds"/>.</summary>
+    public static IngestProblem StoreUnavailable(string detail, int retryAfterSeconds) => WithRetryAfter(ProblemKind.StoreUnavailable, detail, retryAfterSeconds);
+
     /// <summary>Seconds a client should wait before retrying; sent as the Retry-After header, not in the body
     /// (a method, so no serializer writes it).</summary>
     public int? RetryAfterSeconds() => _retryAfterSeconds;

@@ -13,7 +13,8 @@ public sealed class SinkStatistics
     private long _metric;
     private long _log;
 
-    public void Record(List<IngestEvent> events)
+    /// <summary>Counts events a sink acknowledged; returns the counts per type it added.</summary>
+    public (long Job, long Metric, long Log) Record(List<IngestEvent> events)
     {
         long job = 0, metric = 0, log = 0;
         foreach (var e in events)
@@ -40,6 +41,8 @@ public sealed class SinkStatistics
         {
             Interlocked.Add(ref _log, log);
         }
+
+        return (job, metric, log);
     }
 
     public IngestStats Snapshot()

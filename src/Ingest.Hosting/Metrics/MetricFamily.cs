@@ -1,0 +1,238 @@
+using System.Collections.Concurrent;
+using System.Globalization;
+using System.Text;
+
+namespace Ingest.Hosting.Metrics;
+
+/// <summary>
+/// Everything recorded for one Prometheus metric name: a series per label set. Recording a measurement renders
+/// its tags into a thread-local buffer and finds the series by that text without allocating, so only a label
+/// set seen for the first time costs a string.
+/// </summary>
+internal sealed class MetricFamily
+{
+    private const int InitialLabelBuffer = 256;
+
+    [ThreadStatic]
+    private static char[]? t_labels;
+
+    private readonly ConcurrentDictionary<string, MetricSeries> _series = new(StringComparer.Ordinal);
+    private readonly ConcurrentDictionary<string, MetricSeries>.AlternateLookup<ReadOnlySpan<char>> _lookup;
+
+    public MetricFamily(string name, string help, MetricKind kind, double[] bounds)
+    {
+        Name = name;
+        Help = help;
+        Kind = kind;
+        Bounds = bounds;
+        _lookup = _series.GetAlternateLookup<ReadOnlySpan<char>>();
+    }
+
+    public string Name { get; }
+
+    public string Help { get; }
+
+    public MetricKind Kind { get; }
+
+    /// <summary>Upper bounds of the histogram buckets (+Inf implied); empty for other kinds.</summary>
+    public double[] Bounds { get; }
+
+    public string PrometheusType => Kind switch
+    {
+        MetricKind.CounterDelta or MetricKind.CounterTotal => "counter",
+        MetricKind.Histogram => "histogram",
+        _ => "gauge",
+    };
+
+    public ICollection<MetricSeries> Series => _series.Values;
+
+    public void Record(double value, ReadOnlySpan<KeyValuePair<string, object?>> tags)
+    {
+        var series = Find(tags);
+        switch (Kind)
+        {
+            case MetricKind.CounterDelta:
+            case MetricKind.GaugeDelta:
+                series.Add(value);
+                break;
+            case MetricKind.Histogram:
+                series.Observe(value, Bounds);
+                break;
+            default:
+                series.Set(value);
+                break;
+        }
+    }
+
+    private MetricSeries Find(ReadOnlySpan<KeyValuePair<string, object?>> tags)
+    {
+        var buffer = t_labels ??= new char[InitialLabelBuffer];
+        int length;
+        while (!TryRender(tags, buffer, out length))
+        {
+            buffer = t_labels = new char[buffer.Length * 2];
+        }
+
+        var labels = buffer.AsSpan(0, length);
+        if (_lookup.TryGetValue(labels, out var series))
+        {
+            return series;
+        }
+
+        var buckets = Kind == MetricKind.Histogram ? Bounds.Length + 1 : 0;
+        return _series.GetOrAdd(labels.ToString(), static (key, buckets) => new MetricSeries(key, buckets), buckets);
+    }
+
+    /// <summary>Renders tags as Prometheus labels, sorted by name so one set always renders the same.</summary>
+    private static bool TryRender(ReadOnlySpan<KeyValuePair<string, object?>> tags, Span<char> output, out int written)
+    {
+        written = 0;
+        Span<int> order = stackalloc int[Math.Min(tags.Length, 32)];
+        var count = order.Length;
+        for (var i = 0; i < count; i++)
+        {
+            var j = i;
+            while (j > 0 && string.CompareOrdinal(tags[order[j - 1]].Key, tags[i].Key) > 0)
+            {
+                order[j] = order[j - 1];
+                j--;
+            }
+
+            order[j] = i;
+        }
+
+        var position = 0;
+        for (var i = 0; i < count; i++)
+        {
+            var tag = tags[order[i]];
+            if (i > 0 && !TryAppend(output, ref position, ','))
+            {
+                return false;
+            }
+
+            foreach (var c in tag.Key)
+            {
+                if (!TryAppend(output, ref position, PrometheusNames.IsNameChar(c, position == 0) ? c : '_'))
+                {
+                    return false;
+                }
+            }
+
+            if (!TryAppend(output, ref position, '=') || !TryAppend(output, ref position, '"') ||
+                !TryValue(tag.Value, output, ref position) || !TryAppend(output, ref position, '"'))
+            {
+                return false;
+            }
+        }
+
+        written = position;
+        return true;
+    }
+
+    private static bool TryValue(object? value, Span<char> output, ref int position)
+    {
+        switch (value)
+        {
+            case null:
+                return true;
+            case string text:
+                return TryEscaped(text, output, ref position);
+            case bool flag:
+                return TryEscaped(flag ? "true" : "false", output, ref position);
+            case ISpanFormattable formattable:
+                if (!formattable.TryFormat(output[position..], out var n, default, CultureInfo.InvariantCulture))
+                {
+                    return false;
+                }
+
+                position += n;
+                return true;
+            default:
+                // Rare (an enum or a custom type): its text, allocated.
+                return TryEscaped(value.ToString() ?? "", output, ref position);
+        }
+    }
+
+    private static bool TryEscaped(string text, Span<char> output, ref int position)
+    {
+        foreach (var c in text)
+        {
+            var ok = c switch
+            {
+                '\\' => TryAppend(output, ref position, '\\') && TryAppend(output, ref position, '\\'),
+                '"' => TryAppend(output, ref position, '\\') && TryAppend(output, ref position, '"'),
+                '\n' => TryAppend(output, ref position, '\\') && TryAppend(output, ref position, 'n'),
+                _ => TryAppend(output, ref position, c),
+            };
+            if (!ok)
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    private static bool TryAppend(Span<char> output, ref int position, char c)
+    {
+        if (position >= output.Length)
+        {
+            return false;
+        }
+
+        output[position++] = c;
+        return true;
+    }
+
+    /// <summary>Appends this family in the text exposition format 0.0.4.</summary>
+    public void WriteTo(StringBuilder text)
+    {
+        var series = _series.Values.OrderBy(s => s.Labels, StringComparer.Ordinal).ToList();
+        if (series.Count == 0)
+        {
+            return;
+        }
+
+        text.Append("# HELP ").Append(Name).Append(' ').Append(PrometheusNames.EscapeHelp(Help)).Append('\n');
+        text.Append("# TYPE ").Append(Name).Append(' ').Append(PrometheusType).Append('\n');
+        foreach (var s in series)
+        {
+            if (Kind != MetricKind.Histogram)
+            {
+                Sample(text, Name, s.Labels, null, s.Value);
+                continue;
+            }
+
+            // Bucket counts are read before count and sum, and made cumulative here: a scrape racing a
+            // measurement may be one off between them, never negative.
+            long cumulative = 0;
+            for (var i = 0; i < Bounds.Length; i++)
+            {
+                cumulative += s.Bucket(i);
+                Sample(text, Name + "_bucket", s.Labels, PrometheusNames.Number(Bounds[i]), cumulative);
+            }
+
+            cumulative += s.Bucket(Bounds.Length);
+            Sample(text, Name + "_bucket", s.Labels, "+Inf", cumulative);
+            Sample(text, Name + "_sum", s.Labels, null, s.Value);
+            Sample(text, Name + "_count", s.Labels, null, Math.Max(s.Count, cumulative));
+        }
+    }
+
+    private static void Sample(StringBuilder text, string name, string labels, string? le, double value)
+    {
+        text.Append(name);
+        if (labels.Length > 0 || le is not null)
+        {
+            text.Append('{').Append(labels);
+            if (le is not null)
+            {
+                text.Append(labels.Length > 0 ? "," : "").Append("le=\"").Append(le).Append('"');
+            }
+
+            text.Append('}');
+        }
+
+        text.Append(' ').Append(PrometheusNames.Number(value)).Append('\n');
+    }
+}

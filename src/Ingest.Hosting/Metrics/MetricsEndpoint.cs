@@ -1,0 +1,44 @@
+using System.Text;
+using Microsoft.AspNetCore.Http;
+
+namespace Ingest.Hosting.Metrics;
+
+/// <summary>
+/// <c>GET /metrics</c> as middleware ahead of every API style (the raw style has no routing), answered on the
+/// metrics port only when one is configured. On a port of its own (<paramref name="exclusive"/>) nothing else
+/// answers there; on the management port the request guards keep the other operational endpoints there.
+/// </summary>
+internal sealed class MetricsEndpoint(MetricsCollector collector, int port, bool exclusive)
+{
+    public const string Path = Internal.Routes.Metrics;
+
+    /// <summary>The text exposition format Prometheus scrapes.</summary>
+    public const string ContentType = "text/plain; version=0.0.4; charset=utf-8";
+
+    public Task InvokeAsync(HttpContext context, RequestDelegate next)
+    {
+        var onMetricsPort = port > 0 && context.Connection.LocalPort == port;
+        if ((port == 0 || onMetricsPort) && HttpMethods.IsGet(context.Request.Method) && context.Request.Path.Equals(Path, StringComparison.Ordinal))
+        {
+            return WriteAsync(context.Response);
+        }
+
+        if (onMetricsPort && exclusive)
+        {
+            context.Response.StatusCode = StatusCodes.Status404NotFound;
+            return Task.CompletedTask;
+        }
+
+        return next(context);
+    }
+
+    private async Task WriteAsync(HttpResponse response)
+    {
+        // A scrape allocates its text: once every few seconds, off the ingest path.
+        var body = Encoding.UTF8.GetBytes(collector.Scrape());
+        response.StatusCode = StatusCodes.Status200OK;
+        response.ContentType = ContentType;
+        response.ContentLength = body.Length;
+        await response.Body.WriteAsync(body);
+    }
+}
