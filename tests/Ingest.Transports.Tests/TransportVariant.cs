@@ -42,6 +42,15 @@ public sealed record TransportVariant(string Name, TransportKind Kind, IReadOnly
         ["Kestrel:Transport"] = "IoUring",
     });
 
+    /// <summary>IoUring polling before each receive (IORING_OP_POLL_ADD), application inline on the ring's thread.</summary>
+    public static TransportVariant IoUringPollInline { get; } = new("IoUring+Poll+Inline", TransportKind.IoUring, new Dictionary<string, string?>
+    {
+        ["Kestrel:Transport"] = "IoUring",
+        ["Kestrel:IoUring:WaitForDataBeforeAllocatingBuffer"] = "true",
+        ["Kestrel:IoUring:ApplicationSchedulingMode"] = "Inline",
+        ["Kestrel:IoUring:RingEntries"] = "256",
+    });
+
     public static TransportVariant Libuv { get; } = new("Libuv", TransportKind.Libuv, new Dictionary<string, string?>
     {
         ["Kestrel:Transport"] = "Libuv",
