@@ -56,5 +56,13 @@ public sealed record TransportVariant(string Name, TransportKind Kind, IReadOnly
         ["Kestrel:Transport"] = "Libuv",
     });
 
+    /// <summary>One libuv loop running the application inline.</summary>
+    public static TransportVariant LibuvInline { get; } = new("Libuv+Inline", TransportKind.Libuv, new Dictionary<string, string?>
+    {
+        ["Kestrel:Transport"] = "Libuv",
+        ["Kestrel:Libuv:ThreadCount"] = "1",
+        ["Kestrel:Libuv:ApplicationSchedulingMode"] = "Inline",
+    });
+
     public override string ToString() => Name;
 }
