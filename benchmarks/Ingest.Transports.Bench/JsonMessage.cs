@@ -1,0 +1,6 @@
+namespace Ingest.Transports.Bench;
+
+internal sealed class JsonMessage
+{
+    public required string Message { get; init; }
+}
