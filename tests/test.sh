@@ -11,7 +11,7 @@ results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
 
 # Debian packages the suites use (real processes and peers, never mocks).
-ensure_debian_packages curl wrk golang-go golang-github-valyala-fasthttp-dev postgresql redis-server prometheus \
+ensure_debian_packages curl wrk libuv1 golang-go golang-github-valyala-fasthttp-dev postgresql redis-server prometheus \
     || echo "Continuing: the tests that need a missing package will fail and say so."
 
 dotnet build Ingest.sln -c Release --nologo -v quiet -tl:off

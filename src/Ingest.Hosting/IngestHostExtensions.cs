@@ -8,6 +8,7 @@ using Ingest.Hosting.Internal;
 using Ingest.Hosting.Minimal;
 using Ingest.Hosting.Mvc;
 using Ingest.Hosting.Raw;
+using Ingest.Transports;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
@@ -19,7 +20,7 @@ using Microsoft.Extensions.Options;
 
 namespace Ingest.Hosting;
 
-/// <summary>The host wiring both services share: options, serializer, Kestrel limits, API style, start-up line.</summary>
+/// <summary>The host wiring both services share: options, serializer, Kestrel transport and limits, API style, start-up line.</summary>
 public static class IngestHostExtensions
 {
     /// <summary>
@@ -30,6 +31,8 @@ public static class IngestHostExtensions
     public static WebApplicationBuilder AddIngestHost(this WebApplicationBuilder builder, ServiceRole role)
     {
         var services = builder.Services;
+        // Kestrel's transport is configuration (Kestrel:Transport), checked at start like every other option.
+        builder.WebHost.UseIngestTransport(builder.Configuration);
         services.AddSingleton(new HostRole(role));
         services.AddOptions<IngestOptions>().BindConfiguration(IngestOptions.SectionName).ValidateOnStart();
         services.AddSingleton<IValidateOptions<IngestOptions>, IngestOptionsValidator>();
@@ -82,6 +85,7 @@ public static class IngestHostExtensions
 
         services.AddStartupFact("role", _ => role.ToString());
         services.AddStartupFact("api", static sp => Ingest(sp).ApiStyle.ToString());
+        services.AddStartupFact("transport", static sp => sp.GetRequiredService<TransportInfo>().Name);
         services.AddStartupFact("serializer", static sp => Ingest(sp).Serializer.ToString());
         services.AddStartupFact("gc", static _ => RuntimeDescription.GcMode());
         services.AddStartupFact("concurrent", static _ => RuntimeDescription.Concurrent());

@@ -10,12 +10,14 @@ public sealed record FlowConfiguration(
     SerializerKind Serializer = SerializerKind.SystemTextJsonSourceGen,
     ClientStrategy Strategy = ClientStrategy.Static,
     ApiStyle Style = ApiStyle.Minimal,
-    ForwardingMode Mode = ForwardingMode.PerEvent)
+    ForwardingMode Mode = ForwardingMode.PerEvent,
+    string Transport = "Sockets")
 {
     public Dictionary<string, string?> BackEnd(Dictionary<string, string?>? extra = null) => Merge(new()
     {
         ["Ingest:Serializer"] = Serializer.ToString(),
         ["Ingest:ApiStyle"] = Style.ToString(),
+        ["Kestrel:Transport"] = Transport,
         ["Sinks:Default"] = "Memory",
     }, extra);
 
@@ -25,6 +27,7 @@ public sealed record FlowConfiguration(
         {
             ["Ingest:Serializer"] = Serializer.ToString(),
             ["Ingest:ApiStyle"] = Style.ToString(),
+            ["Kestrel:Transport"] = Transport,
             ["Forwarding:ClientStrategy"] = Strategy.ToString(),
             ["Forwarding:Mode"] = Mode.ToString(),
         };

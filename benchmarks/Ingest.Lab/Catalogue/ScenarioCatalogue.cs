@@ -33,8 +33,21 @@ internal static class ScenarioCatalogue
         ("Forwarding:AttemptTimeoutMilliseconds", "5000"),
     ];
 
-    /// <summary>The Kestrel transports the lab measures; a transport joins when it can be configured.</summary>
-    public static readonly string[] Transports = ["Sockets"];
+    /// <summary>
+    /// The Kestrel transports the lab measures side by side: each transport with its defaults, Sockets also with
+    /// inline scheduling (Kestrel's switch and the socket engine's inline completions together, as TechEmpower
+    /// runs it), and LinuxEpoll also with Linux AIO batching both ways.
+    /// </summary>
+    public static readonly TransportVariant[] Transports =
+    [
+        new("Sockets", [("Kestrel:Transport", "Sockets")]),
+        new("Sockets-Inline", [("Kestrel:Transport", "Sockets"), ("Kestrel:Sockets:UnsafePreferInlineScheduling", "true")],
+            [("DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS", "1")]),
+        new("LinuxEpoll", [("Kestrel:Transport", "LinuxEpoll")]),
+        new("LinuxEpoll-Aio", [("Kestrel:Transport", "LinuxEpoll"), ("Kestrel:LinuxEpoll:AioReceive", "true"), ("Kestrel:LinuxEpoll:AioSend", "true")]),
+        new("IoUring", [("Kestrel:Transport", "IoUring")]),
+        new("Libuv", [("Kestrel:Transport", "Libuv")]),
+    ];
 
     private static readonly Lazy<IReadOnlyList<Scenario>> AllScenarios = new(Build);
 
@@ -169,18 +182,18 @@ internal static class ScenarioCatalogue
     {
         foreach (var transport in Transports)
         {
-            var name = Kebab(transport);
-            var frontEnd = DotNetFrontEnd(("Kestrel:Transport", transport));
-            yield return Flow("transports", $"{name}-ingest-c50", $"Ingest flow over {transport} (both services)", frontEnd,
-                new LoadSpec(IngestPath, PayloadKind.Classic, 50), backEnd: DotNetBackEnd(("Kestrel:Transport", transport)));
-            yield return new Scenario("transports", $"{name}-json-c{MicroConnections}", $"GET /json over {transport}")
+            var name = Kebab(transport.Name).Replace("--", "-", StringComparison.Ordinal);
+            var spec = DotNetFrontEnd(transport.Settings) with { Environment = transport.Environment };
+            yield return Flow("transports", $"{name}-ingest-c50", $"Ingest flow over {transport.Name} (both services)", spec,
+                new LoadSpec(IngestPath, PayloadKind.Classic, 50), backEnd: DotNetBackEnd(transport.Settings) with { Environment = transport.Environment });
+            yield return new Scenario("transports", $"{name}-json-c{MicroConnections}", $"GET /json over {transport.Name}")
             {
-                FrontEnd = frontEnd,
+                FrontEnd = spec,
                 Load = new LoadSpec("/json", PayloadKind.None, MicroConnections),
             };
-            yield return new Scenario("transports", $"{name}-plaintext-p{PlaintextPipeline}", $"GET /plaintext pipelined x{PlaintextPipeline} over {transport}")
+            yield return new Scenario("transports", $"{name}-plaintext-p{PlaintextPipeline}", $"GET /plaintext pipelined x{PlaintextPipeline} over {transport.Name}")
             {
-                FrontEnd = frontEnd,
+                FrontEnd = spec,
                 Load = new LoadSpec("/plaintext", PayloadKind.None, MicroConnections) { Pipeline = PlaintextPipeline },
             };
         }

@@ -25,6 +25,10 @@ internal static class CrankConfig
         ["Forwarding:BreakerBreakSeconds"] = "breakerBreakSeconds",
         ["Forwarding:AttemptTimeoutMilliseconds"] = "attemptTimeoutMs",
         ["Kestrel:Transport"] = "transport",
+        ["Kestrel:Sockets:UnsafePreferInlineScheduling"] = "socketsInlineScheduling",
+        ["Kestrel:LinuxEpoll:AioReceive"] = "epollAioReceive",
+        ["Kestrel:LinuxEpoll:AioSend"] = "epollAioSend",
+        ["DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS"] = "socketsInlineCompletions",
         ["Sinks:Default"] = "sink",
         ["client"] = "goClient",
         ["DOTNET_gcServer"] = "gcServer",
@@ -186,6 +190,10 @@ internal static class CrankConfig
           breakerBreakSeconds: 5
           attemptTimeoutMs: 2000
           transport: Sockets
+          socketsInlineScheduling: false
+          socketsInlineCompletions: 0
+          epollAioReceive: false
+          epollAioSend: false
           sink: Memory
           gcServer: 0
           gcDynamicAdaptationMode: 1
@@ -209,9 +217,12 @@ internal static class CrankConfig
             arguments: >-
               Ingest.BackEnd.dll --urls http://{{backendAddress}}:{{backendPort}}
               --Ingest:Serializer {{serializer}} --Ingest:ApiStyle {{apiStyle}} --Kestrel:Transport {{transport}}
+              --Kestrel:Sockets:UnsafePreferInlineScheduling {{socketsInlineScheduling}}
+              --Kestrel:LinuxEpoll:AioReceive {{epollAioReceive}} --Kestrel:LinuxEpoll:AioSend {{epollAioSend}}
               --Sinks:Default {{sink}}
             environmentVariables:
               DOTNET_gcServer: '{{gcServer}}'
+              DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS: '{{socketsInlineCompletions}}'
               DOTNET_GCDynamicAdaptationMode: '{{gcDynamicAdaptationMode}}'
             readyStateText: Application started.
             options:
@@ -229,11 +240,14 @@ internal static class CrankConfig
               Ingest.FrontEnd.dll --urls http://{{serverAddress}}:{{serverPort}}
               --Forwarding:BackEnds:0 http://{{backendAddress}}:{{backendPort}}
               --Ingest:Serializer {{serializer}} --Ingest:ApiStyle {{apiStyle}} --Kestrel:Transport {{transport}}
+              --Kestrel:Sockets:UnsafePreferInlineScheduling {{socketsInlineScheduling}}
+              --Kestrel:LinuxEpoll:AioReceive {{epollAioReceive}} --Kestrel:LinuxEpoll:AioSend {{epollAioSend}}
               --Forwarding:ClientStrategy {{clientStrategy}} --Forwarding:Mode {{forwardingMode}}
               --Forwarding:RetryAttempts {{retryAttempts}} --Forwarding:BreakerBreakSeconds {{breakerBreakSeconds}}
               --Forwarding:AttemptTimeoutMilliseconds {{attemptTimeoutMs}}
             environmentVariables:
               DOTNET_gcServer: '{{gcServer}}'
+              DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS: '{{socketsInlineCompletions}}'
               DOTNET_GCDynamicAdaptationMode: '{{gcDynamicAdaptationMode}}'
             readyStateText: Application started.
             options:

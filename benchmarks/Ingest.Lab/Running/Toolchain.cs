@@ -38,6 +38,12 @@ internal static class Toolchain
                         packages.Add("zlib1g-dev");
                         break;
                 }
+
+                // The Libuv transport loads the system's libuv.so.1 (the runtime package; -dev is not needed).
+                if (service is not null && service.Settings.TryGetValue("Kestrel:Transport", out var transport) && transport == "Libuv")
+                {
+                    packages.Add("libuv1");
+                }
             }
 
             foreach (var store in scenario.Stores)

@@ -1,0 +1,37 @@
+using System.Runtime.InteropServices;
+
+namespace Ingest.Transports.Internal.Native;
+
+/// <summary>
+/// What the custom transports need from the platform: Linux on x86-64. The struct layouts (packed
+/// <c>epoll_event</c>) and the syscall numbers below are x86-64 ones; another architecture fails at start-up with
+/// one message instead of corrupting memory.
+/// </summary>
+internal static class NativePlatform
+{
+    public const long SysIoSetup = 206;
+    public const long SysIoDestroy = 207;
+    public const long SysIoGetEvents = 208;
+    public const long SysIoSubmit = 209;
+    public const long SysIoUringSetup = 425;
+    public const long SysIoUringEnter = 426;
+
+    /// <summary>Why the custom transports cannot run in this process, or null when they can.</summary>
+    public static string? UnsupportedReason
+    {
+        get
+        {
+            if (!OperatingSystem.IsLinux())
+            {
+                return $"the Ingest transports need Linux, this is {RuntimeInformation.OSDescription}";
+            }
+
+            if (RuntimeInformation.ProcessArchitecture != Architecture.X64)
+            {
+                return $"the Ingest transports are built for x86-64 (struct layouts and syscall numbers), this process is {RuntimeInformation.ProcessArchitecture}";
+            }
+
+            return null;
+        }
+    }
+}

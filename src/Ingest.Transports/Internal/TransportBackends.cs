@@ -1,0 +1,47 @@
+using System.Diagnostics.CodeAnalysis;
+using Ingest.Transports.Internal.Core;
+using Ingest.Transports.Internal.Epoll;
+using Ingest.Transports.Internal.IoUring;
+using Ingest.Transports.Internal.Libuv;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Options;
+
+namespace Ingest.Transports.Internal;
+
+/// <summary>The one place that maps a <see cref="TransportKind"/> to its backend and settings.</summary>
+internal static class TransportBackends
+{
+    public static TransportBackend Create(TransportKind kind, IServiceProvider services) => kind switch
+    {
+        TransportKind.LinuxEpoll => new EpollBackend(Options<LinuxEpollOptions>(services) is { } epoll && (epoll.AioReceive || epoll.AioSend)),
+        TransportKind.IoUring => new IoUringBackend(),
+        TransportKind.Libuv => new LibuvBackend(),
+        _ => throw new ArgumentOutOfRangeException(nameof(kind), kind, "Sockets is Kestrel's own transport, not a backend."),
+    };
+
+    public static TransportSettings Settings(TransportKind kind, IServiceProvider services) => kind switch
+    {
+        TransportKind.LinuxEpoll => TransportSettings.From(Options<LinuxEpollOptions>(services)),
+        TransportKind.IoUring => TransportSettings.From(Options<IoUringOptions>(services)),
+        TransportKind.Libuv => TransportSettings.From(Options<LibuvOptions>(services)),
+        _ => throw new ArgumentOutOfRangeException(nameof(kind), kind, "Sockets is Kestrel's own transport, not a backend."),
+    };
+
+    /// <summary>One line describing the effective settings, for the start-up log and results.</summary>
+    public static string Describe(TransportSettings settings)
+    {
+        var common = $"{settings.ThreadCount} threads, application on the {(settings.ApplicationSchedulingMode == ApplicationSchedulingMode.Inline ? "transport thread" : "thread pool")}";
+        return settings.Kind switch
+        {
+            TransportKind.LinuxEpoll =>
+                $"LinuxEpoll ({common}, edge-triggered, AIO receive {OnOff(settings.AioReceive)}, AIO send {OnOff(settings.AioSend)}, deferred send {OnOff(settings.DeferSend)})",
+            TransportKind.IoUring => $"IoUring ({common}, {settings.RingEntries} ring entries)",
+            _ => $"{settings.Kind} ({common})",
+        };
+    }
+
+    private static string OnOff(bool value) => value ? "on" : "off";
+
+    private static T Options<[DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.PublicParameterlessConstructor)] T>(IServiceProvider services)
+        where T : class => services.GetRequiredService<IOptions<T>>().Value;
+}

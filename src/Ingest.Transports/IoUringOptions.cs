@@ -1,0 +1,20 @@
+namespace Ingest.Transports;
+
+/// <summary>Settings of the <see cref="TransportKind.IoUring"/> transport, bound from <c>Kestrel:IoUring</c>.</summary>
+public sealed class IoUringOptions : NativeTransportOptions
+{
+    /// <summary>The configuration section: <c>Kestrel:IoUring</c>.</summary>
+    public const string SectionName = "Kestrel:IoUring";
+
+    /// <summary>
+    /// Submission-queue entries per ring (a power of two, 8 to 32768); the completion queue is twice as large.
+    /// Defaults to 4096 entries.
+    /// </summary>
+    public int RingEntries { get; set; } = 4096;
+
+    /// <summary>
+    /// Wait until a socket is readable (IORING_OP_POLL_ADD) before renting its receive buffer: saves memory on idle
+    /// connections at the price of a second operation per read. Defaults to <see langword="false"/>.
+    /// </summary>
+    public bool WaitForDataBeforeAllocatingBuffer { get; set; }
+}

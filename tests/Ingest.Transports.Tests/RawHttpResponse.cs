@@ -1,0 +1,8 @@
+using System.Text;
+
+namespace Ingest.Transports.Tests;
+
+public sealed record RawHttpResponse(int Status, IReadOnlyDictionary<string, string> Headers, byte[] Body)
+{
+    public string BodyText => Encoding.UTF8.GetString(Body);
+}
