@@ -22,6 +22,7 @@ const (
 	BackEndFailed
 	BackEndTimeout
 	NotFound
+	Overloaded
 )
 
 type kindInfo struct {
@@ -42,6 +43,7 @@ var kinds = [...]kindInfo{
 	BackEndFailed:        {502, "backend-failed", "The back-end did not accept the events."},
 	BackEndTimeout:       {504, "backend-timeout", "The back-end did not answer in time."},
 	NotFound:             {404, "not-found", "There is nothing at this address."},
+	Overloaded:           {503, "overloaded", "The service is overloaded; retry later."},
 }
 
 // Status is the HTTP status code of the kind.
@@ -59,6 +61,8 @@ type Problem struct {
 	Detail string
 	// Field is the JSON path of the member at fault ("$[3].job_id"); empty when there is none.
 	Field string
+	// RetryAfter is the Retry-After header's value in seconds; 0 when the answer carries none.
+	RetryAfter int
 }
 
 // Error makes a Problem usable as an error value in tests and logs.

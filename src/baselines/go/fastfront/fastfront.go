@@ -10,6 +10,7 @@ import (
 	"errors"
 	"math"
 	"net"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -233,6 +234,9 @@ func writeProblem(ctx *fasthttp.RequestCtx, p *contract.Problem) {
 	if p.Kind == contract.PayloadTooLarge {
 		ctx.SetConnectionClose()
 	}
+	if p.RetryAfter > 0 {
+		ctx.Response.Header.Set("Retry-After", strconv.Itoa(p.RetryAfter))
+	}
 	ctx.SetStatusCode(p.Status())
 	ctx.SetContentType(contract.ProblemMediaType)
 	ctx.SetBody(p.AppendJSON(make([]byte, 0, 256)))
@@ -317,7 +321,7 @@ func (f *FrontEnd) send(b *backEnd, body []byte, deadline time.Time) *contract.P
 		return contract.BackEndUnreachable(b.host, err)
 	}
 	if status := resp.StatusCode(); status < 200 || status > 299 {
-		return contract.BackEndAnswered(b.host, status)
+		return contract.BackEndAnswered(b.host, status, string(resp.Header.Peek("Retry-After")))
 	}
 	return nil
 }

@@ -115,7 +115,7 @@ func (f *forwarder) send(ctx context.Context, target service.BackEndTarget, body
 	_, err = io.Copy(io.Discard, io.LimitReader(resp.Body, maxAnswerBytes))
 	resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return contract.BackEndAnswered(target.Host, resp.StatusCode)
+		return contract.BackEndAnswered(target.Host, resp.StatusCode, resp.Header.Get("Retry-After"))
 	}
 	if err != nil {
 		return f.failed(ctx, target, err)

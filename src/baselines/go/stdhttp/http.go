@@ -56,6 +56,9 @@ func writeProblem(w http.ResponseWriter, p *contract.Problem) {
 		// The rest of the body was never read: the connection cannot carry another request.
 		w.Header()["Connection"] = closeHeader
 	}
+	if p.RetryAfter > 0 {
+		w.Header()["Retry-After"] = []string{strconv.Itoa(p.RetryAfter)}
+	}
 	write(w, p.Status(), problemType, p.AppendJSON(make([]byte, 0, 256)))
 }
 

@@ -32,6 +32,7 @@ func Run(t *testing.T, f FrontEnd) {
 	t.Run("BodiesAndBatchesOverTheLimitsAre413", f.limits)
 	t.Run("BackEndDownIs502", f.backEndDown)
 	t.Run("BackEndAnsweringAnErrorIs502", f.backEndError)
+	t.Run("BackEndUnavailableIs503WithItsRetryAfter", f.backEndUnavailable)
 	t.Run("SlowBackEndIs504", f.slowBackEnd)
 	t.Run("EveryBackEndGetsEveryEvent", f.everyBackEnd)
 	t.Run("ReferenceEndpointsAnswerAsTheContractSays", f.referenceEndpoints)
@@ -162,6 +163,20 @@ func (f FrontEnd) backEndError(t *testing.T) {
 	backEnd := StartBackEnd(t)
 	url = f.start(t, "-backends", backEnd+","+failing) + service.IngestEventPath
 	Post(t, url, JSON, Classic).WantProblem(t, http.StatusBadGateway, "backend-failed", "")
+}
+
+func (f FrontEnd) backEndUnavailable(t *testing.T) {
+	// A back-end whose store is down answers 503: the front-end says so with 503, passing its Retry-After on.
+	unavailable := Serve(t, &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Retry-After", "7")
+		w.WriteHeader(http.StatusServiceUnavailable)
+	})})
+	url := f.start(t, "-backends", unavailable) + service.IngestEventPath
+	answer := Post(t, url, JSON, Classic)
+	answer.WantProblem(t, http.StatusServiceUnavailable, "overloaded", "")
+	if got := answer.Header.Get("Retry-After"); got != "7" {
+		t.Fatalf("Retry-After %q; want the back-end's 7", got)
+	}
 }
 
 func (f FrontEnd) slowBackEnd(t *testing.T) {
