@@ -108,7 +108,7 @@ static int Usage(IEnumerable<string> problems)
     }
 
     Console.Error.WriteLine("""
-        usage: Ingest.Lab [run] [--set classic[,serializers,...]] [--filter text] [--repeat 3] [--warmup 2] [--duration 4] [--requests N]
+        usage: Ingest.Lab [run] [--set classic[,serializers,...]] [--filter text] [--repeat 3] [--warmup 3] [--warmup-limit 30] [--duration 3] [--requests N]
                               [--pin] [--wrk] [--prometheus] [--no-install] [--output folder]
                Ingest.Lab list                  the scenario sets and their scenarios
                Ingest.Lab compare <runA> <runB> ratios B/A per scenario, marked where beyond the noise

@@ -27,7 +27,7 @@ internal sealed class RunCommand(RepositoryLayout layout, TextWriter output)
         var runId = startedAt.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture);
         var folder = Path.Combine(options.Output ?? layout.Results, runId);
         Directory.CreateDirectory(folder);
-        output.WriteLine($"Ingest lab: {scenarios.Count} scenarios ({string.Join(", ", options.Sets)}), {options.Repeats} x {options.Duration.TotalSeconds:0.#} s each after {options.Warmup.TotalSeconds:0.#} s warm-up");
+        output.WriteLine($"Ingest lab: {scenarios.Count} scenarios ({string.Join(", ", options.Sets)}), {options.Repeats} x {options.Duration.TotalSeconds:0.#} s each after a warm-up of {options.Warmup.TotalSeconds:0.#} s, longer while the services still get faster (at most {options.WarmupLimit.TotalSeconds:0.#} s)");
         output.WriteLine($"  results: {folder}");
 
         if (options.Install)
@@ -68,6 +68,7 @@ internal sealed class RunCommand(RepositoryLayout layout, TextWriter output)
             options.Sets,
             options.Repeats,
             options.Warmup.TotalSeconds,
+            options.WarmupLimit.TotalSeconds,
             options.Duration.TotalSeconds,
             pinning.Describe(),
             wrk is not null,

@@ -13,6 +13,7 @@ public sealed class LabScenarioTests(LabFixture lab) : IClassFixture<LabFixture>
     {
         Repeats = 2,
         Warmup = TimeSpan.FromSeconds(1),
+        WarmupLimit = TimeSpan.FromSeconds(1), // one warm-up phase: the counts below are exact
         Duration = TimeSpan.FromSeconds(5),
         Requests = 300,
         Install = false,
@@ -31,6 +32,7 @@ public sealed class LabScenarioTests(LabFixture lab) : IClassFixture<LabFixture>
         var scenario = results["scenarios"]![0]!;
         Assert.Equal("Passed", (string?)scenario["status"]);
         Assert.Equal(2, scenario["runs"]!.AsArray().Count);
+        Assert.Equal(1.0, (double)scenario["warmupSeconds"]!);
         foreach (var measured in scenario["runs"]!.AsArray())
         {
             Assert.Equal(300, (long)measured!["successful"]!);

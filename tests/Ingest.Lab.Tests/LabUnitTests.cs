@@ -28,6 +28,37 @@ public sealed class LabUnitTests
     }
 
     [Fact]
+    public void EveryTransportIsMeasuredUnderTheSameThreeLoadsAndComparedWithSocketsUnderTheSameLoad()
+    {
+        var transports = ScenarioCatalogue.InSet("transports");
+        var kinds = transports.Select(s => s.FrontEnd.Settings["Kestrel:Transport"]).Distinct().Order();
+        Assert.Equal(["IoUring", "Libuv", "LinuxEpoll", "Sockets"], kinds);
+        var loads = transports.GroupBy(s => s.Load.Describe()).ToList();
+        Assert.Equal(3, loads.Count);
+        Assert.All(loads, g => Assert.Equal(ScenarioCatalogue.Transports.Length, g.Count()));
+
+        var results = transports.Select(s => new ScenarioResult
+        {
+            Set = s.Set,
+            Name = s.Name,
+            Title = s.Title,
+            Configuration = new Dictionary<string, string> { ["load"] = s.Load.Describe() },
+            Status = ScenarioStatus.Passed,
+        }).ToList();
+        Assert.All(results, r => Assert.Equal(
+            transports.First(s => s.Load.Describe() == r.Configuration["load"]).Name,
+            Baselines.For(r, results)!.Name));
+    }
+
+    [Theory]
+    [InlineData(null, 100.0, true)] // the first phase is never the last
+    [InlineData(1000.0, 1400.0, true)] // still getting faster: warm on
+    [InlineData(1000.0, 1050.0, false)] // within 5%: warm
+    [InlineData(1000.0, 700.0, false)] // slower is noise, not warming
+    public void TheWarmUpGoesOnOnlyWhileTheServicesGetFaster(double? previous, double current, bool warmOn) =>
+        Assert.Equal(warmOn, ScenarioRunner.StillRising(previous, current));
+
+    [Fact]
     public void TheStorageSetRunsEachSinkWithTheStoreItNeeds()
     {
         var storage = ScenarioCatalogue.InSet("storage");

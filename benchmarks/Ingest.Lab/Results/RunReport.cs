@@ -28,6 +28,7 @@ internal sealed record RunSettings(
     IReadOnlyList<string> Sets,
     int Repeats,
     double WarmupSeconds,
+    double WarmupLimitSeconds,
     double DurationSeconds,
     string Pinning,
     bool CrossCheckWithWrk,

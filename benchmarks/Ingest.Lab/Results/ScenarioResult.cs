@@ -19,6 +19,9 @@ internal sealed record ScenarioResult
     /// <summary>Why it failed or was skipped, with the services' last log lines when they matter.</summary>
     public string? Reason { get; init; }
 
+    /// <summary>How long the services were warmed up before the repeats (until they stopped getting faster).</summary>
+    public double WarmupSeconds { get; init; }
+
     /// <summary>The measured repeats with our load generator.</summary>
     public IReadOnlyList<LoadRun> Runs { get; init; } = [];
 

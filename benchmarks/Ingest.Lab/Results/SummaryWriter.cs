@@ -17,7 +17,7 @@ internal static class SummaryWriter
         md.AppendLine(CultureInfo.InvariantCulture, $"- **Started**: {report.StartedAt:u}{(report.FinishedAt is { } f ? $", finished {f:u}" : " (running or interrupted)")}");
         md.AppendLine(CultureInfo.InvariantCulture, $"- **Machine**: {m.CpuModel}, {m.Cores} cores, {Format.Mb(m.MemoryBytes)} memory, kernel {m.Kernel}, {m.Os}");
         md.AppendLine(CultureInfo.InvariantCulture, $"- **Toolchain**: {m.DotNet} (SDK {m.DotNetSdk ?? "?"}), {m.Go ?? "Go: not installed"}, {m.Wrk ?? "wrk: not installed"}, {m.Nginx ?? "nginx: not installed"}, {m.Caddy ?? "caddy: not installed"}");
-        md.AppendLine(CultureInfo.InvariantCulture, $"- **Load**: our load generator, closed loop; {s.Repeats} measured repeats of {s.DurationSeconds:0.#} s after {s.WarmupSeconds:0.#} s of warm-up per scenario; figures are the median with (min–max) over the repeats{(s.CrossCheckWithWrk ? "; each scenario also driven by wrk for a cross-check" : "")}");
+        md.AppendLine(CultureInfo.InvariantCulture, $"- **Load**: our load generator, closed loop; {s.Repeats} measured repeats of {s.DurationSeconds:0.#} s per scenario after a warm-up of at least {s.WarmupSeconds:0.#} s, continued in 2 s slices while the services still got faster (at most {s.WarmupLimitSeconds:0.#} s; each scenario's is in results.json); figures are the median with (min–max) over the repeats{(s.CrossCheckWithWrk ? "; each scenario also driven by wrk for a cross-check" : "")}");
         md.AppendLine(CultureInfo.InvariantCulture, $"- **Placement**: {s.Placement}; {s.Pinning}. Load average at start: {m.LoadAverage.ToString("0.00", CultureInfo.InvariantCulture)}");
         md.AppendLine();
 
@@ -70,7 +70,7 @@ internal static class SummaryWriter
             return;
         }
 
-        md.AppendLine("Ratios against the baseline (Go net/http pooled at the same connections where the set has it, else the first row), medians measured in this run:");
+        md.AppendLine("Ratios against the baseline (Go net/http pooled at the same connections where the set has it, else the first row under the same load), medians measured in this run:");
         md.AppendLine();
         md.AppendLine("| scenario | baseline | RPS | p99 | front-end peak RSS |");
         md.AppendLine("|---|---|---|---|---|");
