@@ -37,7 +37,11 @@ for trx in "$results"/dotnet/*.trx; do
 done
 
 # The Go baselines' own tests (unit and end-to-end over loopback): their runner ends "go: N passed, N failed".
-go_line=$(bash src/baselines/go/test.sh | tee /dev/stderr | grep -E '^go: [0-9]+ passed, [0-9]+ failed$' | tail -n 1)
+# Through a file, not `tee /dev/stderr`: when stderr is a file, reopening it truncates it, and the log loses
+# everything printed before (the rest of the file becomes NUL bytes).
+bash src/baselines/go/test.sh > "$results/go.log" 2>&1
+cat "$results/go.log"
+go_line=$(grep -E '^go: [0-9]+ passed, [0-9]+ failed$' "$results/go.log" | tail -n 1)
 if [ -n "$go_line" ]; then
     passed=$((passed + $(echo "$go_line" | awk '{print $2}')))
     failed=$((failed + $(echo "$go_line" | awk '{print $4}')))
