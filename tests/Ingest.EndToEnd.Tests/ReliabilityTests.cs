@@ -1,15 +1,17 @@
 using Ingest.Lab.Catalogue;
 using Ingest.Lab.Results;
 using Ingest.Lab.Running;
+using Xunit.Abstractions;
 
 namespace Ingest.EndToEnd.Tests;
 
 /// <summary>
-/// The worst days, on real processes: a front-end stopped mid-run, ten times the sustainable rate, slow clients.
+/// The worst days, on real processes: a front-end stopped mid-run, a back-end killed mid-run, ten times the
+/// sustainable rate, slow clients.
 /// Each load is bounded in time and sent to loopback only. One class, so xunit runs these one after another:
 /// each needs the machine's cores to itself.
 /// </summary>
-public sealed class ReliabilityTests(Services services) : IClassFixture<Services>
+public sealed class ReliabilityTests(Services services, ITestOutputHelper output) : IClassFixture<Services>
 {
     private static readonly LoadSpec Classic = new("/ingest/event", PayloadKind.Classic, 16);
 
@@ -32,6 +34,58 @@ public sealed class ReliabilityTests(Services services) : IClassFixture<Services
         var loss = new LossCheck(run.Successful, run.Unknown, await Services.PersistedAsync(backEndUrl));
         Assert.True(loss.Passed, loss.Describe());
     }
+
+    [Fact]
+    public async Task AKilledBackEndCostsQuickErrorsRecoversByItselfAndLosesNothingAcknowledged()
+    {
+        // The back-end persists to NDJSON files that outlive its process, so the count spans the kill and the restart.
+        const int TimeoutMs = 3_000;
+        var store = Directory.CreateDirectory(Path.Combine(services.Work, "killed-back-end-store")).FullName;
+        (string, string)[] backEndSettings = [("Sinks:Default", "File"), ("Sinks:File:Directory", store)];
+        var backEndUrl = Services.NewUrl();
+        var (backEnd, _) = await services.StartAsync(ServiceRole.BackEnd, backEndUrl, backEndSettings);
+        await using var killed = backEnd;
+        var (frontEnd, frontEndUrl) = await services.StartAsync(ServiceRole.FrontEnd,
+            ("Forwarding:BackEnds:0", backEndUrl.ToString().TrimEnd('/')),
+            ("Forwarding:TimeoutMilliseconds", $"{TimeoutMs}"), ("Forwarding:BreakerBreakSeconds", "1"));
+        await using var front = frontEnd;
+
+        var load = services.LoadAsync(frontEndUrl, Classic, TimeSpan.FromSeconds(9));
+        await Task.Delay(TimeSpan.FromSeconds(2));
+        await backEnd.KillAsync(); // SIGKILL: no graceful shutdown, as in a crash.
+        var atKill = PersistedLines(store);
+        await Task.Delay(TimeSpan.FromSeconds(2));
+        var (restarted, _) = await services.StartAsync(ServiceRole.BackEnd, backEndUrl, backEndSettings);
+        await using var back = restarted;
+        var atRestart = PersistedLines(store);
+        var outage = await load;
+        var duringRunAfterRestart = PersistedLines(store) - atRestart;
+        var after = await services.LoadAsync(frontEndUrl, Classic, TimeSpan.FromSeconds(2));
+        await Services.PersistedAsync(backEndUrl); // waits until the back-end's count stops moving
+        var persisted = PersistedLines(store);
+
+        output.WriteLine($"outage run: {outage.Successful} acknowledged, errors {string.Join(", ", outage.Errors)}, max {outage.Latency.Max:0} ms, p99 {outage.Latency.P99:0.0} ms; " +
+            $"persisted at kill {atKill}, at restart {atRestart}, after restart during the run {duringRunAfterRestart}; after: {after.Successful}; persisted {persisted}");
+        var failed = outage.Errors.Where(e => e.Key is "status 502" or "status 503").Sum(e => e.Value);
+        Assert.True(atKill > 0, "events were persisted before the kill");
+        Assert.True(failed > 0, $"the outage was answered with 502/503: {string.Join(", ", outage.Errors)}");
+        Assert.True(outage.Errors.Keys.All(k => k is "status 502" or "status 503"),
+            $"only 502/503 during the outage, no timeouts or broken connections: {string.Join(", ", outage.Errors)}");
+        Assert.True(outage.Latency.Max < TimeoutMs + 2_000,
+            $"no request waited past the forwarding timeout ({TimeoutMs} ms): the slowest took {outage.Latency.Max:0} ms");
+        Assert.True(duringRunAfterRestart > 0, "the front-end resumed forwarding during the run once the back-end was back");
+        Assert.True(after.ErrorCount == 0 && after.Successful > 0, $"after the outage: {after.Successful} acknowledged, errors {string.Join(", ", after.Errors)}");
+
+        // Every 2xx is persisted. Beyond them, only forwards the back-end wrote just before it was killed, whose
+        // answer never came back (so the client saw a 502): at most one per connection.
+        var acknowledged = outage.Successful + after.Successful;
+        var loss = new LossCheck(acknowledged, outage.Unknown + after.Unknown + Classic.Connections, persisted);
+        Assert.True(loss.Passed, loss.Describe());
+    }
+
+    /// <summary>Events in the file sink's NDJSON files: one per line.</summary>
+    private static long PersistedLines(string directory) =>
+        Directory.EnumerateFiles(directory, "*.ndjson").Sum(path => File.ReadAllBytes(path).Count(b => b == (byte)'\n'));
 
     [Fact]
     public async Task AtTenTimesTheSustainableRateTheFrontEndShedsKeepsItsMemoryAndRecovers()

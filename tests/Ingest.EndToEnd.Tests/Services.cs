@@ -29,11 +29,17 @@ public sealed class Services : IDisposable
     public string Work { get; }
 
     /// <summary>Starts a service of <paramref name="role"/> with settings, waits until it is ready, returns it and its base URL.</summary>
-    internal async Task<(ServiceProcess Process, Uri Url)> StartAsync(ServiceRole role, params (string Key, string Value)[] settings)
+    internal Task<(ServiceProcess Process, Uri Url)> StartAsync(ServiceRole role, params (string Key, string Value)[] settings) =>
+        StartAsync(role, NewUrl(), settings);
+
+    /// <summary>A loopback URL on a free port, for a service that must come back on the same address.</summary>
+    internal static Uri NewUrl() => new($"http://127.0.0.1:{FreePorts.Next().ToString(CultureInfo.InvariantCulture)}");
+
+    /// <summary>Starts a service of <paramref name="role"/> on <paramref name="url"/> with settings, waits until it is ready.</summary>
+    internal async Task<(ServiceProcess Process, Uri Url)> StartAsync(ServiceRole role, Uri url, params (string Key, string Value)[] settings)
     {
         var project = role == ServiceRole.FrontEnd ? "Ingest.FrontEnd" : "Ingest.BackEnd";
         var dll = await Publisher.PublishAsync(project, CancellationToken.None);
-        var url = new Uri($"http://127.0.0.1:{FreePorts.Next().ToString(CultureInfo.InvariantCulture)}");
         var arguments = new List<string> { dll, "--urls", url.ToString().TrimEnd('/') };
         foreach (var (key, value) in settings)
         {

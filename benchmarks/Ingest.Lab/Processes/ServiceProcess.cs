@@ -99,6 +99,17 @@ internal sealed class ServiceProcess : IAsyncDisposable
         }
     }
 
+    /// <summary>Ends the process at once (SIGKILL): no shutdown code runs, as when it crashes or is OOM-killed.</summary>
+    public async Task KillAsync()
+    {
+        if (!_process.HasExited)
+        {
+            _process.Kill(entireProcessTree: true);
+        }
+
+        await _process.WaitForExitAsync();
+    }
+
     public async ValueTask DisposeAsync()
     {
         await StopAsync(TimeSpan.FromSeconds(10));
