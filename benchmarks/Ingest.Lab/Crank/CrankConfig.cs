@@ -33,6 +33,7 @@ internal static class CrankConfig
         ["client"] = "goClient",
         ["DOTNET_gcServer"] = "gcServer",
         ["DOTNET_GCDynamicAdaptationMode"] = "gcDynamicAdaptationMode",
+        ["DOTNET_GCgen0size"] = "gcGen0Size",
     };
 
     /// <summary>The scenario the README's Crank command runs: the default configuration, the classic payload.</summary>
@@ -197,6 +198,7 @@ internal static class CrankConfig
           sink: Memory
           gcServer: 0
           gcDynamicAdaptationMode: 1
+          gcGen0Size: 0
           goClient: pooled
           # The load: closed loop, as the lab's runs.
           path: /ingest/event
@@ -224,6 +226,7 @@ internal static class CrankConfig
               DOTNET_gcServer: '{{gcServer}}'
               DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS: '{{socketsInlineCompletions}}'
               DOTNET_GCDynamicAdaptationMode: '{{gcDynamicAdaptationMode}}'
+              DOTNET_GCgen0size: '{{gcGen0Size}}'
             readyStateText: Application started.
             options:
               counterProviders:
@@ -249,6 +252,7 @@ internal static class CrankConfig
               DOTNET_gcServer: '{{gcServer}}'
               DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS: '{{socketsInlineCompletions}}'
               DOTNET_GCDynamicAdaptationMode: '{{gcDynamicAdaptationMode}}'
+              DOTNET_GCgen0size: '{{gcGen0Size}}'
             readyStateText: Application started.
             options:
               counterProviders:
@@ -263,6 +267,8 @@ internal static class CrankConfig
             executable: Ingest.BackEnd
             arguments: >-
               --urls http://{{backendAddress}}:{{backendPort}} --Ingest:ApiStyle {{apiStyle}} --Sinks:Default {{sink}}
+            environmentVariables:
+              DOTNET_GCgen0size: '{{gcGen0Size}}'
             readyStateText: Application started.
 
           ingest-frontend-aot:
@@ -273,6 +279,8 @@ internal static class CrankConfig
             arguments: >-
               --urls http://{{serverAddress}}:{{serverPort}} --Forwarding:BackEnds:0 http://{{backendAddress}}:{{backendPort}}
               --Ingest:ApiStyle {{apiStyle}} --Forwarding:ClientStrategy {{clientStrategy}}
+            environmentVariables:
+              DOTNET_GCgen0size: '{{gcGen0Size}}'
             readyStateText: Application started.
 
           go-backend:

@@ -105,6 +105,10 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
         }
     }
 
+    /// <summary>Whether a warm-up phase was more than 5% faster than the one before it (the first always is).</summary>
+    internal static bool StillRising(double? previousRequestsPerSecond, double requestsPerSecond) =>
+        previousRequestsPerSecond is not { } before || requestsPerSecond > before * 1.05;
+
     /// <summary>
     /// Load until the services are warm: the run's <c>--warmup</c> (or the scenario's minimum) first, then slices of
     /// <see cref="WarmupSlice"/> while each slice is still more than 5% faster than the one before (tiered
@@ -112,10 +116,6 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
     /// .NET service was still gaining 40% between its second and third 4 s repeat after a 6 s warm-up, while Go
     /// and Native AOT were flat: a fixed warm-up short enough for Go measures .NET before it is warm.
     /// </summary>
-    /// <summary>Whether a warm-up phase was more than 5% faster than the one before it (the first always is).</summary>
-    internal static bool StillRising(double? previousRequestsPerSecond, double requestsPerSecond) =>
-        previousRequestsPerSecond is not { } before || requestsPerSecond > before * 1.05;
-
     private async Task<(long Successful, long Unknown, double Seconds)> WarmUpAsync(
         Topology topology, Scenario scenario, string payload, string folder, Action<string> progress, CancellationToken cancellationToken)
     {
@@ -146,7 +146,6 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
             phase = WarmupSlice;
         }
     }
-
 
     private async Task<LoadRun> DriveAsync(ILoadDriver driver, Topology topology, Scenario scenario, TimeSpan duration, string payload, string resultFile, CancellationToken cancellationToken)
     {
