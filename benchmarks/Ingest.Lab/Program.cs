@@ -11,6 +11,13 @@ Console.CancelKeyPress += (_, e) =>
     stop.Cancel();
 };
 
+// SIGTERM (a CI timeout, `kill`): the same clean stop, so no service the lab started outlives it; a second one ends it.
+using var terminate = System.Runtime.InteropServices.PosixSignalRegistration.Create(System.Runtime.InteropServices.PosixSignal.SIGTERM, context =>
+{
+    context.Cancel = !stop.IsCancellationRequested;
+    stop.Cancel();
+});
+
 var layout = RepositoryLayout.Find();
 var command = args.Length > 0 && !args[0].StartsWith('-') ? args[0] : "run";
 var rest = args.Length > 0 && !args[0].StartsWith('-') ? args[1..] : args;

@@ -56,7 +56,7 @@ public sealed class LabUnitTests
     [InlineData(1000.0, 1050.0, false)] // within 5%: warm
     [InlineData(1000.0, 700.0, false)] // slower is noise, not warming
     public void TheWarmUpGoesOnOnlyWhileTheServicesGetFaster(double? previous, double current, bool warmOn) =>
-        Assert.Equal(warmOn, ScenarioRunner.StillRising(previous, current));
+        Assert.Equal(warmOn, WarmUp.StillRising(previous, current));
 
     [Fact]
     public void TheStorageSetRunsEachSinkWithTheStoreItNeeds()
@@ -125,5 +125,24 @@ public sealed class LabUnitTests
         Assert.True(usage.Samples >= 3, $"{usage.Samples} samples");
         Assert.True(usage.CpuCores > 0.2, $"a busy loop used {usage.CpuCores} cores");
         Assert.True(usage.PeakResidentBytes > 0);
+    }
+
+    [Theory]
+    [InlineData(0.0, -0.04, 0.04)] // a GC sawtooth of ±20% around a flat level: no growth
+    [InlineData(0.2, 0.17, 0.25)] // the same sawtooth on a 20% rise: the rise
+    public void TheSoakMeasuresMemoryGrowthByItsTrendNotByWhereTheSawtoothEnds(double rise, double atLeast, double atMost)
+    {
+        var samples = new List<SoakSample>();
+        for (var i = 1; i <= 60; i++)
+        {
+            var level = 200.0 * (1 + (rise * i / 60));
+            var saw = i % 4 == 0 ? 1.2 : 0.85; // the first sample lands in a trough, the last on a peak
+            samples.Add(new SoakSample("back-end", 60 + (i * 10), (long)(level * saw * 1048576), 17, 300));
+        }
+
+        var growth = SoakCommand.TrendGrowth(samples);
+
+        Assert.InRange(growth, atLeast, atMost);
+        Assert.True((samples[^1].ResidentBytes / (double)samples[0].ResidentBytes) - 1 > rise + 0.3, "first-to-last would have called it a leak");
     }
 }

@@ -16,9 +16,6 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
     private const string FrontEndJob = "front-end";
     private const string BackEndJob = "back-end";
 
-    /// <summary>Each further warm-up phase once the first is over.</summary>
-    private static readonly TimeSpan WarmupSlice = TimeSpan.FromSeconds(2);
-
     public async Task<ScenarioResult> RunAsync(Scenario scenario, Action<string> progress, CancellationToken cancellationToken)
     {
         var folder = Path.Combine(runFolder, "scenarios", scenario.Set, scenario.Name);
@@ -105,46 +102,19 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
         }
     }
 
-    /// <summary>Whether a warm-up phase was more than 5% faster than the one before it (the first always is).</summary>
-    internal static bool StillRising(double? previousRequestsPerSecond, double requestsPerSecond) =>
-        previousRequestsPerSecond is not { } before || requestsPerSecond > before * 1.05;
-
-    /// <summary>
-    /// Load until the services are warm: the run's <c>--warmup</c> (or the scenario's minimum) first, then slices of
-    /// <see cref="WarmupSlice"/> while each slice is still more than 5% faster than the one before (tiered
-    /// compilation, the thread pool and connection pools settling), up to <c>--warmup-limit</c>. On 2 cores a JIT
-    /// .NET service was still gaining 40% between its second and third 4 s repeat after a 6 s warm-up, while Go
-    /// and Native AOT were flat: a fixed warm-up short enough for Go measures .NET before it is warm.
-    /// </summary>
+    /// <summary>Load until warm (see <see cref="WarmUp"/>): the run's <c>--warmup</c> (or the scenario's minimum) first.</summary>
     private async Task<(long Successful, long Unknown, double Seconds)> WarmUpAsync(
         Topology topology, Scenario scenario, string payload, string folder, Action<string> progress, CancellationToken cancellationToken)
     {
-        var phase = options.Warmup > scenario.MinimumWarmup ? options.Warmup : scenario.MinimumWarmup;
-        if (phase <= TimeSpan.Zero)
+        var first = options.Warmup > scenario.MinimumWarmup ? options.Warmup : scenario.MinimumWarmup;
+        var result = await WarmUp.RunAsync(first, options.WarmupLimit, (phase, number) =>
+            DriveAsync(loadGenerator, topology, scenario, phase, payload, Path.Combine(folder, $"warmup-{number}.json"), cancellationToken));
+        if (result.Elapsed > TimeSpan.Zero)
         {
-            return (0, 0, 0);
+            progress(result.Describe());
         }
 
-        long successful = 0;
-        long unknown = 0;
-        var elapsed = TimeSpan.Zero;
-        double? previous = null;
-        for (var slice = 0; ; slice++)
-        {
-            var run = await DriveAsync(loadGenerator, topology, scenario, phase, payload, Path.Combine(folder, $"warmup-{slice}.json"), cancellationToken);
-            successful += run.Successful;
-            unknown += run.Unknown;
-            elapsed += phase;
-            var stillRising = StillRising(previous, run.RequestsPerSecond);
-            previous = run.RequestsPerSecond;
-            if (!stillRising || elapsed + WarmupSlice > options.WarmupLimit)
-            {
-                progress($"warm-up {elapsed.TotalSeconds:0.#} s ({(stillRising ? "limit reached, still rising" : "stable")})");
-                return (successful, unknown, elapsed.TotalSeconds);
-            }
-
-            phase = WarmupSlice;
-        }
+        return (result.Successful, result.Unknown, result.Elapsed.TotalSeconds);
     }
 
     private async Task<LoadRun> DriveAsync(ILoadDriver driver, Topology topology, Scenario scenario, TimeSpan duration, string payload, string resultFile, CancellationToken cancellationToken)
