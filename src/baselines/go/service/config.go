@@ -57,11 +57,13 @@ const (
 
 // Defaults, the same as the .NET services' where they have the setting.
 const (
-	DefaultFrontEndListen  = "127.0.0.1:5000"
-	DefaultBackEndListen   = "127.0.0.1:5001"
-	DefaultTimeoutMS       = 5000
-	DefaultMaxBodyBytes    = 1 << 20
-	DefaultMaxIdlePerHost  = 100
+	DefaultFrontEndListen = "127.0.0.1:5000"
+	DefaultBackEndListen  = "127.0.0.1:5001"
+	DefaultTimeoutMS      = 5000
+	DefaultMaxBodyBytes   = 1 << 20
+	// At least the most connections the lab drives (300), so the pooled client never closes a connection for want
+	// of an idle slot, as .NET's pool (unbounded by default) never does. 100 made Go churn connections at c=300.
+	DefaultMaxIdlePerHost  = 1024
 	maxTimeoutMS           = 600_000
 	maxDelayMS             = 600_000
 	maxConfiguredBodyBytes = 1 << 30

@@ -15,7 +15,7 @@ func TestParseAppliesDefaultsPerRole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Role != FrontEnd || c.Listen != DefaultFrontEndListen || c.Client != Pooled || c.MaxIdlePerHost != 100 ||
+	if c.Role != FrontEnd || c.Listen != DefaultFrontEndListen || c.Client != Pooled || c.MaxIdlePerHost != DefaultMaxIdlePerHost ||
 		c.Timeout != 5*time.Second || c.MaxBodyBytes != 1<<20 || c.MaxBatchEvents != 1000 || c.MaxConnsPerHost != 0 {
 		t.Fatalf("%+v", c)
 	}
