@@ -14,8 +14,8 @@ internal sealed record LabOptions
     public int Repeats { get; init; } = 3;
 
     /// <summary>The first warm-up phase before the measured repeats, not reported; the warm-up goes on in 2 s slices
-    /// while the services are still getting faster, up to <see cref="WarmupLimit"/>. Defaults to 3 s.</summary>
-    public TimeSpan Warmup { get; init; } = TimeSpan.FromSeconds(3);
+    /// while the services are still getting faster, up to <see cref="WarmupLimit"/>. Defaults to 2 s.</summary>
+    public TimeSpan Warmup { get; init; } = TimeSpan.FromSeconds(2);
 
     /// <summary>The longest warm-up (<c>--warmup-limit</c>); equal to <see cref="Warmup"/> for a fixed one. Defaults to
     /// 30 s: a JIT .NET pair of services on 2 cores needed about 20 s under load to stop getting faster.</summary>
