@@ -1,0 +1,111 @@
+"""The two halves of benchmarks/profile-front-end.sh's report.
+
+`counters BEFORE AFTER RPS SECONDS`: the runtime's counters (two /metrics snapshots) over the measured window,
+per request where that is what a reader compares.
+
+`samples`: groups a process's on-CPU samples (`perf script -F ip,sym,dso` on stdin) by where they landed.
+
+Each sample is one leaf function: the share of samples is the share of the process's CPU time. Buckets: the kernel
+(system calls, network stack), the garbage collector, the JIT compiler, the rest of the native runtime, and
+managed code by namespace (JIT-compiled code is named through the runtime's perf map, DOTNET_PerfMapEnabled=1;
+Native AOT code through the binary's own symbols).
+"""
+import collections
+import re
+import sys
+
+SAMPLE = re.compile(r"^\s*(?:[0-9a-f]+\s+)?(?P<sym>.*?)\s*\((?P<dso>[^()]*)\)\s*$")
+GC = re.compile(r"(WKS|SVR)::|gc_heap|GCHeap|GCToEEInterface|_gc_|RhpGcAlloc|RhpNewFast|GcAlloc", re.IGNORECASE)
+
+
+def managed_area(symbol):
+    # Perf map: "instance void [Module] Namespace.Type::Method(...)[Tier]"; the type is the name before "::".
+    match = re.search(r"\[[\w.]+\] (\S+?)::", symbol) or re.search(r"(\S+?)::", symbol)
+    name = match.group(1) if match else symbol.strip()
+    if "_" in name and "." not in name:
+        # Native AOT: Module_Namespace_Type__Method; the module prefix repeats the namespace.
+        parts = [p for p in name.split("__", 1)[0].split("_") if p]
+        name = ".".join(parts[len(parts) // 2:]) if len(parts) > 3 else ".".join(parts)
+    for prefix, area in (("Microsoft.AspNetCore.Server.Kestrel", "Kestrel"),
+                         ("Microsoft.AspNetCore", "ASP.NET Core (routing, hosting, middleware)"),
+                         ("System.Net.Http", "HttpClient (forwarding)"),
+                         ("System.Net.Sockets", "sockets"),
+                         ("System.Text.Json", "System.Text.Json"),
+                         ("System.IO.Pipelines", "pipelines"),
+                         ("System.Threading", "threading and thread pool"),
+                         ("System.Runtime.CompilerServices", "async state machines"),
+                         ("Ingest.Hosting.Metrics", "Ingest metrics (Prometheus)"),
+                         ("Ingest", "Ingest (our code)")):
+        if name.startswith(prefix) or name.replace(".", "_").startswith(prefix.replace(".", "_")):
+            return area
+    return "other managed (" + ".".join(name.split(".")[:2]) + ")" if name else "other managed (unnamed)"
+
+
+def bucket(symbol, dso):
+    if "kernel" in dso or dso.startswith("["):
+        return "kernel (system calls, TCP/IP, scheduling)"
+    if GC.search(symbol):
+        return "garbage collector and allocation"
+    if "libclrjit" in dso:
+        return "JIT compiler"
+    if dso.endswith(".dll") and symbol == "[unknown]":
+        # ReadyToRun code the runtime has not rejitted: perf cannot name it, its assembly tells the area.
+        return "managed: " + managed_area(dso.rsplit("/", 1)[-1][:-4])
+    if dso.endswith(".map") or dso.endswith(".dll") or not dso.endswith(".so") and "/lib" not in dso:
+        return "managed: " + managed_area(symbol)
+    if "libcoreclr" in dso or "libSystem" in dso:
+        return "runtime (native, not GC)"
+    return "native libraries (" + dso.rsplit("/", 1)[-1] + ")"
+
+
+def counters(before_path, after_path, rps, seconds):
+    def read(path):
+        return {line.rsplit(" ", 1)[0]: float(line.rsplit(" ", 1)[1]) for line in open(path) if " " in line}
+
+    before, after = read(before_path), read(after_path)
+
+    def delta(name):
+        return after.get(name, 0.0) - before.get(name, 0.0)
+
+    def collections(generation):
+        return delta('dotnet_gc_collections_total{gc_heap_generation="' + generation + '"}')
+
+    requests = rps * seconds
+    committed = after.get("dotnet_gc_last_collection_memory_committed_size_bytes", 0.0) / 1048576
+    print(f"  GC committed after the load: {committed:.1f} MB")
+    print(f"  over the {seconds:.0f} s measured: "
+          f"{delta('dotnet_gc_heap_total_allocated_bytes_total') / requests / 1024:.1f} KB allocated per request; "
+          f"collections gen0 {collections('gen0'):.0f}, gen1 {collections('gen1'):.0f}, gen2 {collections('gen2'):.0f}; "
+          f"GC pauses {100 * delta('dotnet_gc_pause_time_seconds_total') / seconds:.1f}% of the time; "
+          f"JIT {1000 * delta('dotnet_jit_compilation_time_seconds_total'):.0f} ms; "
+          f"{delta('dotnet_thread_pool_work_item_count_total') / requests:.1f} thread-pool work items per request")
+
+
+def samples():
+    buckets, functions = collections.Counter(), collections.Counter()
+    for line in sys.stdin:
+        match = SAMPLE.match(line)
+        if not match:
+            continue
+        symbol, dso = match.group("sym"), match.group("dso")
+        symbol = re.sub(r"\+0x[0-9a-f]+$", "", symbol) or "[unknown]"
+        buckets[bucket(symbol, dso)] += 1
+        functions[re.sub(r"^.*?(?=\[[\w.]+\] \S+::)", "", symbol)[:110]] += 1
+    total = sum(buckets.values())
+    if total == 0:
+        print("  no samples (perf could not attach?)")
+        return
+    print(f"  time profile: {total} samples of the front-end during the load")
+    for name, count in buckets.most_common():
+        if count * 200 >= total:
+            print(f"    {100 * count / total:5.1f}%  {name}")
+    print("  top functions:")
+    for name, count in functions.most_common(15):
+        print(f"    {100 * count / total:5.1f}%  {name}")
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["counters"]:
+        counters(sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5]))
+    else:
+        samples()
