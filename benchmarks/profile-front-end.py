@@ -18,27 +18,35 @@ SAMPLE = re.compile(r"^\s*(?:[0-9a-f]+\s+)?(?P<sym>.*?)\s*\((?P<dso>[^()]*)\)\s*
 GC = re.compile(r"(WKS|SVR)::|gc_heap|GCHeap|GCToEEInterface|_gc_|RhpGcAlloc|RhpNewFast|GcAlloc", re.IGNORECASE)
 
 
+AREAS = (("Microsoft.AspNetCore.Server.Kestrel", "Kestrel"),
+         ("Microsoft.AspNetCore", "ASP.NET Core (routing, hosting, middleware)"),
+         ("System.Net.Http", "HttpClient (forwarding)"),
+         ("System.Net.Sockets", "sockets"),
+         ("System.Text.Json", "System.Text.Json"),
+         ("System.IO.Pipelines", "pipelines"),
+         ("System.Threading", "threading and thread pool"),
+         ("System.Runtime.CompilerServices", "async state machines"),
+         ("Ingest.Hosting.Metrics", "Ingest metrics (Prometheus)"),
+         ("Ingest", "Ingest (our code)"),
+         ("Polly", "Polly (resilience)"))
+
+
 def managed_area(symbol):
     # Perf map: "instance void [Module] Namespace.Type::Method(...)[Tier]"; the type is the name before "::".
     match = re.search(r"\[[\w.]+\] (\S+?)::", symbol) or re.search(r"(\S+?)::", symbol)
     name = match.group(1) if match else symbol.strip()
-    if "_" in name and "." not in name:
-        # Native AOT: Module_Namespace_Type__Method; the module prefix repeats the namespace.
-        parts = [p for p in name.split("__", 1)[0].split("_") if p]
-        name = ".".join(parts[len(parts) // 2:]) if len(parts) > 3 else ".".join(parts)
-    for prefix, area in (("Microsoft.AspNetCore.Server.Kestrel", "Kestrel"),
-                         ("Microsoft.AspNetCore", "ASP.NET Core (routing, hosting, middleware)"),
-                         ("System.Net.Http", "HttpClient (forwarding)"),
-                         ("System.Net.Sockets", "sockets"),
-                         ("System.Text.Json", "System.Text.Json"),
-                         ("System.IO.Pipelines", "pipelines"),
-                         ("System.Threading", "threading and thread pool"),
-                         ("System.Runtime.CompilerServices", "async state machines"),
-                         ("Ingest.Hosting.Metrics", "Ingest metrics (Prometheus)"),
-                         ("Ingest", "Ingest (our code)")):
-        if name.startswith(prefix) or name.replace(".", "_").startswith(prefix.replace(".", "_")):
+    if "." not in name:
+        # Native AOT: Module_Namespace_Type__Method, the module prefix first (S_P_CoreLib_System_Threading_Monitor__Enter).
+        if name.startswith("Rhp") or name.startswith("Rhu"):
+            return "runtime helpers (write barriers, interface dispatch, locks)"
+        for prefix, area in AREAS:
+            if prefix.replace(".", "_") + "_" in name:
+                return area
+        return "other managed (" + "_".join(name.removeprefix("S_P_CoreLib_").split("_")[:2]) + ")"
+    for prefix, area in AREAS:
+        if name.startswith(prefix):
             return area
-    return "other managed (" + ".".join(name.split(".")[:2]) + ")" if name else "other managed (unnamed)"
+    return "other managed (" + ".".join(name.split(".")[:2]) + ")"
 
 
 def bucket(symbol, dso):
