@@ -14,8 +14,7 @@ public class ApiStyleBenchmarks : LoopbackFlow
     public ApiStyle Style { get; set; }
 
     [GlobalSetup]
-    public Task SetupAsync() =>
-        StartAsync(new FlowConfiguration(Style: Style), "/ingest/event", System.Text.Encoding.UTF8.GetBytes(SamplePayloads.Classic));
+    public void Setup() => Start(new FlowConfiguration(Style: Style), "/ingest/event", System.Text.Encoding.UTF8.GetBytes(SamplePayloads.Classic));
 
     [Benchmark(OperationsPerInvoke = Requests)]
     public Task IngestClassic() => BurstAsync();

@@ -28,7 +28,7 @@ public class EndpointBenchmarks : LoopbackFlow
     public Endpoint Path { get; set; }
 
     [GlobalSetup]
-    public Task SetupAsync() => StartAsync(new FlowConfiguration(Style: Style), Path switch
+    public void Setup() => Start(new FlowConfiguration(Style: Style), Path switch
     {
         Endpoint.Plaintext => "/plaintext",
         Endpoint.Json => "/json",

@@ -27,9 +27,11 @@ public abstract class LoopbackFlow
     private Uri _target = null!;
     private byte[] _body = [];
 
-    protected async Task StartAsync(FlowConfiguration configuration, string path, byte[]? body)
+    /// <summary>Starts the services and sends one burst. Synchronous on purpose: BenchmarkDotNet 0.14's in-process
+    /// toolchain (the CI dry run) does not wait for an asynchronous [GlobalSetup] before measuring.</summary>
+    protected void Start(FlowConfiguration configuration, string path, byte[]? body)
     {
-        _flow = await Flow.StartAsync(configuration);
+        _flow = Flow.StartAsync(configuration).GetAwaiter().GetResult();
         _client = new HttpClient(new SocketsHttpHandler { MaxConnectionsPerServer = Connections, UseProxy = false })
         {
             BaseAddress = _flow.FrontEnd.BaseAddress,
@@ -37,14 +39,14 @@ public abstract class LoopbackFlow
         _target = new Uri(_flow.FrontEnd.BaseAddress, path);
         _body = body ?? [];
         // One burst before measuring: connections open, and a configuration that cannot serve fails here, clearly.
-        await BurstAsync();
+        BurstAsync().GetAwaiter().GetResult();
     }
 
     [GlobalCleanup]
-    public async Task CleanupAsync()
+    public void Cleanup()
     {
         _client.Dispose();
-        await _flow.DisposeAsync();
+        _flow.DisposeAsync().AsTask().GetAwaiter().GetResult();
     }
 
     /// <summary>Sends <see cref="Requests"/> requests, <see cref="Connections"/> at a time; throws on any non-2xx.</summary>

@@ -25,21 +25,23 @@ public class ClientBenchmarks
     [Params(ClientStrategy.PerRequest, ClientStrategy.Static, ClientStrategy.Factory)]
     public ClientStrategy Strategy { get; set; }
 
+    // Synchronous on purpose: BenchmarkDotNet 0.14's in-process toolchain (the CI dry run) does not wait for an
+    // asynchronous [GlobalSetup] before measuring.
     [GlobalSetup]
-    public async Task SetupAsync()
+    public void Setup()
     {
-        _flow = await Flow.StartAsync(new FlowConfiguration(Strategy: Strategy));
+        _flow = Flow.StartAsync(new FlowConfiguration(Strategy: Strategy)).GetAwaiter().GetResult();
         _clients = _flow.FrontEnd.Get<IBackEndClientSource>();
         _forwarder = _flow.FrontEnd.Get<BackEndForwarder>();
         var serializer = _flow.FrontEnd.Get<IIngestSerializer>();
         var document = serializer.ReadDocument(System.Text.Encoding.UTF8.GetBytes(Core.Samples.SamplePayloads.Classic));
         EventValidator.TryNormalize(document, EventLocation.WholeBody, DateTime.UtcNow, serializer, out var normalized);
         _events = [normalized!];
-        await ForwardAsync();
+        ForwardAsync().GetAwaiter().GetResult();
     }
 
     [GlobalCleanup]
-    public async Task CleanupAsync() => await _flow.DisposeAsync();
+    public void Cleanup() => _flow.DisposeAsync().AsTask().GetAwaiter().GetResult();
 
     /// <summary>Getting a client for a forward and giving it back: a new client and handler (and their disposal), a
     /// static field, or IHttpClientFactory's typed client over its pooled handler.</summary>
