@@ -3,21 +3,22 @@ using Ingest.Core.Events;
 using Ingest.Core.Forwarding;
 using Ingest.Core.Serialization;
 using Ingest.Core.Validation;
+using Ingest.Hosting;
 using Ingest.Testing;
 
 namespace Ingest.Benchmarks.Micro;
 
 /// <summary>
 /// The HttpClient strategies as the front-end wires them (its own services, resolved from a real front-end): the
-/// cost of getting a client and giving it back, and of one forward of one classic event over loopback to a real
-/// back-end on Kestrel. The back-end runs in this process, so the forward's allocations include its share
-/// (reading, checking and storing the event in its memory ring); the difference between strategies is the client's.
-/// A per-request client opens a connection per forward and leaves it in TIME_WAIT (Linux reuses those on loopback).
+/// cost of getting a client and giving it back, and of one forward of one classic event over loopback to the real
+/// back-end, which runs in a process of its own so the allocations counted are the forwarding side's alone. A
+/// per-request client opens a connection per forward and leaves it in TIME_WAIT (Linux reuses those on loopback).
 /// </summary>
 [BenchmarkCategory(Categories.HttpClient)]
 public class ClientBenchmarks
 {
-    private Flow _flow = null!;
+    private BackEndProcess _backEnd = null!;
+    private ServiceHost _frontEnd = null!;
     private IBackEndClientSource _clients = null!;
     private BackEndForwarder _forwarder = null!;
     private List<IngestEvent> _events = [];
@@ -30,10 +31,12 @@ public class ClientBenchmarks
     [GlobalSetup]
     public void Setup()
     {
-        _flow = Flow.StartAsync(new FlowConfiguration(Strategy: Strategy)).GetAwaiter().GetResult();
-        _clients = _flow.FrontEnd.Get<IBackEndClientSource>();
-        _forwarder = _flow.FrontEnd.Get<BackEndForwarder>();
-        var serializer = _flow.FrontEnd.Get<IIngestSerializer>();
+        _backEnd = BackEndProcess.Start();
+        var settings = new FlowConfiguration(Strategy: Strategy).FrontEnd([_backEnd.Address]);
+        _frontEnd = ServiceHost.StartAsync(ServiceRole.FrontEnd, settings).GetAwaiter().GetResult();
+        _clients = _frontEnd.Get<IBackEndClientSource>();
+        _forwarder = _frontEnd.Get<BackEndForwarder>();
+        var serializer = _frontEnd.Get<IIngestSerializer>();
         var document = serializer.ReadDocument(System.Text.Encoding.UTF8.GetBytes(Core.Samples.SamplePayloads.Classic));
         EventValidator.TryNormalize(document, EventLocation.WholeBody, DateTime.UtcNow, serializer, out var normalized);
         _events = [normalized!];
@@ -41,7 +44,11 @@ public class ClientBenchmarks
     }
 
     [GlobalCleanup]
-    public void Cleanup() => _flow.DisposeAsync().AsTask().GetAwaiter().GetResult();
+    public void Cleanup()
+    {
+        _frontEnd.DisposeAsync().AsTask().GetAwaiter().GetResult();
+        _backEnd.Dispose();
+    }
 
     /// <summary>Getting a client for a forward and giving it back: a new client and handler (and their disposal), a
     /// static field, or IHttpClientFactory's typed client over its pooled handler.</summary>
