@@ -1,0 +1,32 @@
+using BenchmarkDotNet.Attributes;
+using Ingest.Core.Forwarding;
+using Ingest.Core.Samples;
+using Ingest.Core.Serialization;
+using Ingest.Testing;
+using Ingest.Transports;
+
+namespace Ingest.Benchmarks.Macro;
+
+/// <summary>
+/// One complete ingest round trip — client, front-end (read, validate, forward), back-end (check, store in its memory
+/// ring), and the answers back — with the classic payload, per Kestrel transport (both services on it), client
+/// strategy and serializer. The API style is fixed at Minimal here; <see cref="ApiStyleBenchmarks"/> turns it.
+/// </summary>
+[BenchmarkCategory(Categories.RoundTrip)]
+public class RoundTripBenchmarks : LoopbackFlow
+{
+    [ParamsAllValues]
+    public TransportKind Transport { get; set; }
+
+    [Params(ClientStrategy.PerRequest, ClientStrategy.Static, ClientStrategy.Factory)]
+    public ClientStrategy Strategy { get; set; }
+
+    [ParamsAllValues]
+    public SerializerKind Serializer { get; set; }
+
+    [GlobalSetup]
+    public void Setup() => Start(new FlowConfiguration(Serializer, Strategy, Transport: Transport.ToString()), "/ingest/event", System.Text.Encoding.UTF8.GetBytes(SamplePayloads.Classic));
+
+    [Benchmark(OperationsPerInvoke = Requests)]
+    public Task IngestClassic() => BurstAsync();
+}

@@ -1,0 +1,17 @@
+namespace Ingest.Benchmarks.Micro;
+
+/// <summary>The areas a run can be narrowed to: <c>--anyCategories Serialization</c>.</summary>
+public static class Categories
+{
+    /// <summary>A request body to the forward body, through the production reader and writer, per serializer and payload.</summary>
+    public const string Serialization = "Serialization";
+
+    /// <summary>The classic payload's path split into its steps, per serializer: where its time and bytes go.</summary>
+    public const string Steps = "Steps";
+
+    /// <summary>Validation and normalisation of a read event, alone.</summary>
+    public const string Validation = "Validation";
+
+    /// <summary>Getting an HttpClient under each strategy, and one forward over loopback with it.</summary>
+    public const string HttpClient = "HttpClient";
+}

@@ -1,0 +1,3 @@
+using Ingest.Benchmarks.Common;
+
+return BenchmarkHost.Run(typeof(Program).Assembly, args);
