@@ -3,7 +3,6 @@ using Ingest.Core.Buffers;
 using Ingest.Core.Events;
 using Ingest.Core.Samples;
 using Ingest.Core.Serialization;
-using Ingest.Core.Validation;
 
 namespace Ingest.Benchmarks.Micro;
 
@@ -51,15 +50,7 @@ public class StepBenchmarks
     public EventDocument? ReadInnerDocument() => _serializer.ReadInnerDocument(_inner);
 
     [Benchmark]
-    public IngestEvent Normalize()
-    {
-        if (EventValidator.TryNormalize(_document, EventLocation.WholeBody, _receivedAt, _serializer, out var normalized) is { } problem)
-        {
-            throw new InvalidOperationException(problem.Detail);
-        }
-
-        return normalized!;
-    }
+    public IngestEvent Normalize() => Normalization.Normalize(_document, _receivedAt, _serializer);
 
     [Benchmark]
     public int WriteForwardBody()
