@@ -17,4 +17,12 @@ public sealed class IoUringOptions : NativeTransportOptions
     /// connections at the price of a second operation per read. Defaults to <see langword="false"/>.
     /// </summary>
     public bool WaitForDataBeforeAllocatingBuffer { get; set; }
+
+    /// <summary>
+    /// Let the kernel keep the work that completes a socket operation until the transport thread asks for
+    /// completions (IORING_SETUP_DEFER_TASKRUN with SINGLE_ISSUER, Linux 6.1+), instead of interrupting the thread
+    /// for it as it arrives (IORING_SETUP_COOP_TASKRUN). On a kernel without it the ring uses the cooperative mode.
+    /// Defaults to <see langword="true"/>.
+    /// </summary>
+    public bool DeferTaskRun { get; set; } = true;
 }

@@ -42,6 +42,13 @@ public sealed record TransportVariant(string Name, TransportKind Kind, IReadOnly
         ["Kestrel:Transport"] = "IoUring",
     });
 
+    /// <summary>IoUring with the completions' task work run cooperatively (IORING_SETUP_COOP_TASKRUN), as before Linux 6.1.</summary>
+    public static TransportVariant IoUringCooperative { get; } = new("IoUring+Cooperative", TransportKind.IoUring, new Dictionary<string, string?>
+    {
+        ["Kestrel:Transport"] = "IoUring",
+        ["Kestrel:IoUring:DeferTaskRun"] = "false",
+    });
+
     /// <summary>IoUring polling before each receive (IORING_OP_POLL_ADD), application inline on the ring's thread.</summary>
     public static TransportVariant IoUringPollInline { get; } = new("IoUring+Poll+Inline", TransportKind.IoUring, new Dictionary<string, string?>
     {

@@ -28,6 +28,7 @@ internal static class CrankConfig
         ["Kestrel:Sockets:UnsafePreferInlineScheduling"] = "socketsInlineScheduling",
         ["Kestrel:LinuxEpoll:AioReceive"] = "epollAioReceive",
         ["Kestrel:LinuxEpoll:AioSend"] = "epollAioSend",
+        ["Kestrel:IoUring:DeferTaskRun"] = "ioUringDeferTaskRun",
         ["DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS"] = "socketsInlineCompletions",
         ["Sinks:Default"] = "sink",
         ["client"] = "goClient",
@@ -195,6 +196,7 @@ internal static class CrankConfig
           socketsInlineCompletions: 0
           epollAioReceive: false
           epollAioSend: false
+          ioUringDeferTaskRun: true
           sink: Memory
           gcServer: 0
           gcDynamicAdaptationMode: 1
@@ -221,6 +223,7 @@ internal static class CrankConfig
               --Ingest:Serializer {{serializer}} --Ingest:ApiStyle {{apiStyle}} --Kestrel:Transport {{transport}}
               --Kestrel:Sockets:UnsafePreferInlineScheduling {{socketsInlineScheduling}}
               --Kestrel:LinuxEpoll:AioReceive {{epollAioReceive}} --Kestrel:LinuxEpoll:AioSend {{epollAioSend}}
+              --Kestrel:IoUring:DeferTaskRun {{ioUringDeferTaskRun}}
               --Sinks:Default {{sink}}
             environmentVariables:
               DOTNET_gcServer: '{{gcServer}}'
@@ -245,6 +248,7 @@ internal static class CrankConfig
               --Ingest:Serializer {{serializer}} --Ingest:ApiStyle {{apiStyle}} --Kestrel:Transport {{transport}}
               --Kestrel:Sockets:UnsafePreferInlineScheduling {{socketsInlineScheduling}}
               --Kestrel:LinuxEpoll:AioReceive {{epollAioReceive}} --Kestrel:LinuxEpoll:AioSend {{epollAioSend}}
+              --Kestrel:IoUring:DeferTaskRun {{ioUringDeferTaskRun}}
               --Forwarding:ClientStrategy {{clientStrategy}} --Forwarding:Mode {{forwardingMode}}
               --Forwarding:RetryAttempts {{retryAttempts}} --Forwarding:BreakerBreakSeconds {{breakerBreakSeconds}}
               --Forwarding:AttemptTimeoutMilliseconds {{attemptTimeoutMs}}

@@ -35,7 +35,8 @@ internal static class TransportBackends
         {
             TransportKind.LinuxEpoll =>
                 $"LinuxEpoll ({common}, edge-triggered, AIO receive {OnOff(settings.AioReceive)}, AIO send {OnOff(settings.AioSend)}, deferred send {OnOff(settings.DeferSend)})",
-            TransportKind.IoUring => $"IoUring ({common}, {settings.RingEntries} ring entries)",
+            TransportKind.IoUring =>
+                $"IoUring ({common}, {settings.RingEntries} ring entries, task run {(settings.DeferTaskRun && IoUringRing.CanDeferTaskRun ? "deferred" : "cooperative")})",
             _ => $"{settings.Kind} ({common})",
         };
     }

@@ -31,6 +31,8 @@ internal sealed record TransportSettings
 
     public int RingEntries { get; init; }
 
+    public bool DeferTaskRun { get; init; }
+
     public PipeScheduler ApplicationScheduler =>
         ApplicationSchedulingMode == ApplicationSchedulingMode.Inline ? PipeScheduler.Inline : PipeScheduler.ThreadPool;
 
@@ -46,6 +48,7 @@ internal sealed record TransportSettings
     {
         WaitForData = options.WaitForDataBeforeAllocatingBuffer,
         RingEntries = options.RingEntries,
+        DeferTaskRun = options.DeferTaskRun,
     };
 
     public static TransportSettings From(LibuvOptions options) => Common(TransportKind.Libuv, options) with

@@ -36,7 +36,7 @@ internal sealed unsafe class IoUringLoop : TransportLoop
     public IoUringLoop(int index, TransportSettings settings, MemoryPool<byte> memoryPool, ILogger logger)
         : base(index, settings, memoryPool, logger)
     {
-        _ring = IoUringRing.Create((uint)settings.RingEntries);
+        _ring = IoUringRing.Create((uint)settings.RingEntries, settings.DeferTaskRun);
 
         // Blocking on purpose: io_uring completes a read of a non-blocking file with EAGAIN instead of waiting.
         _eventFd = LibC.eventfd(0, LibC.EFD_CLOEXEC);
@@ -145,6 +145,7 @@ internal sealed unsafe class IoUringLoop : TransportLoop
 
     protected override void RunLoop()
     {
+        _ring.EnableOnThisThread();
         SubmitWakeRead();
         while (!StopRequested)
         {

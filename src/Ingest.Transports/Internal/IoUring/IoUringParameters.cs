@@ -7,8 +7,11 @@ namespace Ingest.Transports.Internal.IoUring;
 internal struct IoUringParameters
 {
     public const uint SetupCqSize = 1u << 3;
+    public const uint SetupDisabled = 1u << 6;
     public const uint SetupSubmitAll = 1u << 7;
     public const uint SetupCoopTaskRun = 1u << 8;
+    public const uint SetupSingleIssuer = 1u << 12;
+    public const uint SetupDeferTaskRun = 1u << 13;
     public const uint FeatureSingleMmap = 1u << 0;
     public const uint FeatureNoDrop = 1u << 1;
     public const uint FeatureFastPoll = 1u << 5;

@@ -14,6 +14,20 @@ internal sealed unsafe class IoUringRing : IDisposable
     private const long OffsetCqRing = 0x8000000;
     private const long OffsetSqes = 0x10000000;
     private const uint EnterGetEvents = 1;
+    private const long RegisterEnableRings = 12;
+
+    private static readonly Lazy<bool> DeferTaskRunProbe = new(() =>
+    {
+        var parameters = default(IoUringParameters);
+        var fd = Setup(8, deferTaskRun: true, ref parameters);
+        if (fd < 0)
+        {
+            return false;
+        }
+
+        _ = LibC.close(fd);
+        return (parameters.Flags & IoUringParameters.SetupDeferTaskRun) != 0;
+    });
 
     private readonly int _fd;
     private readonly byte* _sqRing;
@@ -32,6 +46,7 @@ internal sealed unsafe class IoUringRing : IDisposable
     private readonly IoUringCompletion* _cqes;
     private uint _sqLocalTail;
     private uint _submittedTail;
+    private bool _disabled;
 
     private IoUringRing(int fd, in IoUringParameters parameters)
     {
@@ -66,29 +81,31 @@ internal sealed unsafe class IoUringRing : IDisposable
         }
 
         _sqLocalTail = _submittedTail = *_sqTail;
+        _disabled = (parameters.Flags & IoUringParameters.SetupDisabled) != 0;
+        DefersTaskRun = (parameters.Flags & IoUringParameters.SetupDeferTaskRun) != 0;
     }
+
+    /// <summary>
+    /// Whether completions wait for the issuer to ask for events (IORING_SETUP_DEFER_TASKRUN): they appear in the
+    /// completion queue only inside an io_uring_enter with GETEVENTS.
+    /// </summary>
+    public bool DefersTaskRun { get; }
 
     /// <summary>SQEs prepared but not handed to the kernel yet.</summary>
     public uint Pending => _sqLocalTail - _submittedTail;
 
-    public static IoUringRing Create(uint entries)
+    /// <summary>Whether this kernel takes IORING_SETUP_DEFER_TASKRUN (Linux 6.1+); probed once.</summary>
+    public static bool CanDeferTaskRun => DeferTaskRunProbe.Value;
+
+    /// <summary>
+    /// A ring of <paramref name="entries"/> submission entries, its completion work deferred to the issuing thread
+    /// when <paramref name="deferTaskRun"/> is set and the kernel can (then call <see cref="EnableOnThisThread"/>
+    /// on that thread first).
+    /// </summary>
+    public static IoUringRing Create(uint entries, bool deferTaskRun)
     {
         var parameters = default(IoUringParameters);
-        parameters.SqEntries = entries;
-        parameters.CqEntries = entries * 2;
-
-        // Newer kernels take hints that save work (run task work only when we enter, submit all even after an
-        // error); older ones reject unknown flags with EINVAL, so fall back to the plain setup.
-        parameters.Flags = IoUringParameters.SetupCqSize | IoUringParameters.SetupSubmitAll | IoUringParameters.SetupCoopTaskRun;
-        var fd = Setup(entries, ref parameters);
-        if (fd < 0 && LibC.LastErrno == Errno.EINVAL)
-        {
-            parameters = default;
-            parameters.CqEntries = entries * 2;
-            parameters.Flags = IoUringParameters.SetupCqSize;
-            fd = Setup(entries, ref parameters);
-        }
-
+        var fd = Setup(entries, deferTaskRun, ref parameters);
         if (fd < 0)
         {
             throw new IOException($"io_uring_setup failed: {Errno.Describe(LibC.LastErrno)}.");
@@ -103,6 +120,36 @@ internal sealed unsafe class IoUringRing : IDisposable
             _ = LibC.close(fd);
             throw;
         }
+    }
+
+    private static int Setup(uint entries, bool deferTaskRun, ref IoUringParameters parameters)
+    {
+        // Newer kernels take hints that save work; older ones reject unknown flags with EINVAL, so each attempt
+        // asks for less. Best (Linux 6.1+): one thread submits and the completions' task work runs only when that
+        // thread asks for events, so a busy socket does not interrupt or wake the loop for each completion. The
+        // ring starts disabled and the loop thread enables it, which makes that thread its single issuer.
+        const uint plain = IoUringParameters.SetupCqSize;
+        const uint cooperative = plain | IoUringParameters.SetupSubmitAll | IoUringParameters.SetupCoopTaskRun;
+        const uint deferred = cooperative | IoUringParameters.SetupSingleIssuer | IoUringParameters.SetupDeferTaskRun | IoUringParameters.SetupDisabled;
+        var fd = -1;
+        foreach (var flags in (ReadOnlySpan<uint>)[deferred, cooperative, plain])
+        {
+            if (flags == deferred && !deferTaskRun)
+            {
+                continue;
+            }
+
+            parameters = default;
+            parameters.CqEntries = entries * 2;
+            parameters.Flags = flags;
+            fd = Setup(entries, ref parameters);
+            if (fd >= 0 || LibC.LastErrno != Errno.EINVAL)
+            {
+                break;
+            }
+        }
+
+        return fd;
     }
 
     /// <summary>Whether io_uring can be used here, and why not.</summary>
@@ -146,6 +193,25 @@ internal sealed unsafe class IoUringRing : IDisposable
             : null;
     }
 
+    /// <summary>
+    /// Enables a ring created disabled, making the calling thread its only submitter. Call it on the thread that
+    /// will use the ring, before the first submission.
+    /// </summary>
+    public void EnableOnThisThread()
+    {
+        if (!_disabled)
+        {
+            return;
+        }
+
+        if (LibC.Syscall(NativePlatform.SysIoUringRegister, _fd, RegisterEnableRings, 0, 0, 0, 0) < 0)
+        {
+            throw new IOException($"io_uring_register(ENABLE_RINGS) failed: {Errno.Describe(LibC.LastErrno)}.");
+        }
+
+        _disabled = false;
+    }
+
     /// <summary>The next free SQE, zeroed; submits first when the ring is full.</summary>
     public IoUringSubmission* NextSubmission()
     {
@@ -172,7 +238,10 @@ internal sealed unsafe class IoUringRing : IDisposable
 
         while (true)
         {
-            var result = LibC.Syscall(NativePlatform.SysIoUringEnter, _fd, toSubmit, wait ? 1 : 0, wait ? EnterGetEvents : 0, 0, 0);
+            // With deferred task work a submit-only enter still asks for events (without waiting for any), so the
+            // completions that arrived meanwhile are posted while the loop is busy too.
+            var flags = wait || DefersTaskRun ? EnterGetEvents : 0;
+            var result = LibC.Syscall(NativePlatform.SysIoUringEnter, _fd, toSubmit, wait ? 1 : 0, flags, 0, 0);
             if (result >= 0)
             {
                 _submittedTail += (uint)result;

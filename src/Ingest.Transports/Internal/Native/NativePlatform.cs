@@ -15,6 +15,7 @@ internal static class NativePlatform
     public const long SysIoSubmit = 209;
     public const long SysIoUringSetup = 425;
     public const long SysIoUringEnter = 426;
+    public const long SysIoUringRegister = 427;
 
     /// <summary>Why the custom transports cannot run in this process, or null when they can.</summary>
     public static string? UnsupportedReason
