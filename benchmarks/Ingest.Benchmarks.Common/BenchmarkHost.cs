@@ -1,7 +1,6 @@
 using System.Reflection;
 using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.Diagnosers;
-using BenchmarkDotNet.Exporters;
 using BenchmarkDotNet.Exporters.Json;
 using BenchmarkDotNet.Jobs;
 using BenchmarkDotNet.Reports;
@@ -25,10 +24,11 @@ public static class BenchmarkHost
         return summaries.Any(Failed) ? 1 : 0;
     }
 
-    /// <summary>The suite's configuration, without a job (the command line or the caller adds it).</summary>
+    /// <summary>The suite's configuration, without a job (the command line or the caller adds it). The default
+    /// configuration already exports GitHub Markdown (with CSV and HTML); adding it again only draws a warning.</summary>
     public static IConfig Config(Assembly suite) => DefaultConfig.Instance
         .AddDiagnoser(MemoryDiagnoser.Default)
-        .AddExporter(MarkdownExporter.GitHub, JsonExporter.Full)
+        .AddExporter(JsonExporter.Full)
         .WithArtifactsPath(Path.Combine(RepositoryRoot(), "results", "benchmarks", suite.GetName().Name!))
         .WithOptions(ConfigOptions.JoinSummary);
 

@@ -14,7 +14,7 @@ public class ApiStyleBenchmarks : LoopbackFlow
     public ApiStyle Style { get; set; }
 
     [GlobalSetup]
-    public void Setup() => Start(new FlowConfiguration(Style: Style), "/ingest/event", System.Text.Encoding.UTF8.GetBytes(SamplePayloads.Classic));
+    public Task Setup() => StartAsync(new FlowConfiguration(Style: Style), "/ingest/event", System.Text.Encoding.UTF8.GetBytes(SamplePayloads.Classic));
 
     [Benchmark(OperationsPerInvoke = Requests)]
     public Task IngestClassic() => BurstAsync();

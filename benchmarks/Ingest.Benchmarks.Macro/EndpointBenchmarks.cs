@@ -28,7 +28,7 @@ public class EndpointBenchmarks : LoopbackFlow
     public Endpoint Path { get; set; }
 
     [GlobalSetup]
-    public void Setup() => Start(new FlowConfiguration(Style: Style), Path switch
+    public Task Setup() => StartAsync(new FlowConfiguration(Style: Style), Path switch
     {
         Endpoint.Plaintext => "/plaintext",
         Endpoint.Json => "/json",

@@ -27,11 +27,10 @@ public abstract class LoopbackFlow
     private Uri _target = null!;
     private byte[] _body = [];
 
-    /// <summary>Starts the services and sends one burst. Synchronous on purpose: BenchmarkDotNet 0.14's in-process
-    /// toolchain (the CI dry run) does not wait for an asynchronous [GlobalSetup] before measuring.</summary>
-    protected void Start(FlowConfiguration configuration, string path, byte[]? body)
+    /// <summary>Starts the services and sends one burst; a benchmark's [GlobalSetup] returns it.</summary>
+    protected async Task StartAsync(FlowConfiguration configuration, string path, byte[]? body)
     {
-        _flow = Flow.StartAsync(configuration).GetAwaiter().GetResult();
+        _flow = await Flow.StartAsync(configuration);
         _client = new HttpClient(new SocketsHttpHandler { MaxConnectionsPerServer = Connections, UseProxy = false })
         {
             BaseAddress = _flow.FrontEnd.BaseAddress,
@@ -39,14 +38,14 @@ public abstract class LoopbackFlow
         _target = new Uri(_flow.FrontEnd.BaseAddress, path);
         _body = body ?? [];
         // One burst before measuring: connections open, and a configuration that cannot serve fails here, clearly.
-        BurstAsync().GetAwaiter().GetResult();
+        await BurstAsync();
     }
 
     [GlobalCleanup]
-    public void Cleanup()
+    public async Task Cleanup()
     {
         _client.Dispose();
-        _flow.DisposeAsync().AsTask().GetAwaiter().GetResult();
+        await _flow.DisposeAsync();
     }
 
     /// <summary>Sends <see cref="Requests"/> requests, <see cref="Connections"/> at a time; throws on any non-2xx.</summary>

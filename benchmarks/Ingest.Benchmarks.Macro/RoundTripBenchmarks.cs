@@ -25,7 +25,7 @@ public class RoundTripBenchmarks : LoopbackFlow
     public SerializerKind Serializer { get; set; }
 
     [GlobalSetup]
-    public void Setup() => Start(new FlowConfiguration(Serializer, Strategy, Transport: Transport.ToString()), "/ingest/event", System.Text.Encoding.UTF8.GetBytes(SamplePayloads.Classic));
+    public Task Setup() => StartAsync(new FlowConfiguration(Serializer, Strategy, Transport: Transport.ToString()), "/ingest/event", System.Text.Encoding.UTF8.GetBytes(SamplePayloads.Classic));
 
     [Benchmark(OperationsPerInvoke = Requests)]
     public Task IngestClassic() => BurstAsync();

@@ -26,27 +26,25 @@ public class ClientBenchmarks
     [Params(ClientStrategy.PerRequest, ClientStrategy.Static, ClientStrategy.Factory)]
     public ClientStrategy Strategy { get; set; }
 
-    // Synchronous on purpose: BenchmarkDotNet 0.14's in-process toolchain (the CI dry run) does not wait for an
-    // asynchronous [GlobalSetup] before measuring.
     [GlobalSetup]
-    public void Setup()
+    public async Task Setup()
     {
         _backEnd = BackEndProcess.Start();
         var settings = new FlowConfiguration(Strategy: Strategy).FrontEnd([_backEnd.Address]);
-        _frontEnd = ServiceHost.StartAsync(ServiceRole.FrontEnd, settings).GetAwaiter().GetResult();
+        _frontEnd = await ServiceHost.StartAsync(ServiceRole.FrontEnd, settings);
         _clients = _frontEnd.Get<IBackEndClientSource>();
         _forwarder = _frontEnd.Get<BackEndForwarder>();
         var serializer = _frontEnd.Get<IIngestSerializer>();
         var document = serializer.ReadDocument(System.Text.Encoding.UTF8.GetBytes(Core.Samples.SamplePayloads.Classic));
         EventValidator.TryNormalize(document, EventLocation.WholeBody, DateTime.UtcNow, serializer, out var normalized);
         _events = [normalized!];
-        ForwardAsync().GetAwaiter().GetResult();
+        await ForwardAsync();
     }
 
     [GlobalCleanup]
-    public void Cleanup()
+    public async Task Cleanup()
     {
-        _frontEnd.DisposeAsync().AsTask().GetAwaiter().GetResult();
+        await _frontEnd.DisposeAsync();
         _backEnd.Dispose();
     }
 

@@ -1,4 +1,8 @@
 using System.Reflection;
+using BenchmarkDotNet.Configs;
+using BenchmarkDotNet.Diagnosers;
+using BenchmarkDotNet.Exporters;
+using BenchmarkDotNet.Exporters.Json;
 using BenchmarkDotNet.Running;
 using Ingest.Benchmarks.Common;
 using Xunit.Abstractions;
@@ -48,6 +52,18 @@ public sealed class SuiteTests(ITestOutputHelper output)
 
         Assert.All(cases, c => Assert.Single(c.Descriptor.Categories, categories.Contains));
         Assert.All(categories, category => Assert.Contains(cases, c => c.Descriptor.Categories.Contains(category)));
+    }
+
+    [Theory]
+    [MemberData(nameof(Suites))]
+    public void TheSuitesConfigurationMeasuresAllocationsAndExportsMarkdownAndJsonWithoutWarnings(string suite)
+    {
+        var config = ImmutableConfigBuilder.Create(BenchmarkHost.Config(Suite(suite)));
+
+        Assert.Contains(config.GetDiagnosers(), d => d is MemoryDiagnoser);
+        Assert.Single(config.GetExporters(), e => e.Name == MarkdownExporter.GitHub.Name);
+        Assert.Single(config.GetExporters(), e => e.Name == JsonExporter.Full.Name);
+        Assert.Empty(config.ConfigAnalysisConclusion.Select(c => c.Message));
     }
 
     private static Assembly Suite(string name) => name == "Micro"
