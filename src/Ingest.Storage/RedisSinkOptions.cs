@@ -21,7 +21,8 @@ public sealed class RedisSinkOptions : StoreBatchOptions
     /// whole macro nodes only, so cheaply); 0 keeps everything. Defaults to 0.</summary>
     public long MaxLength { get; set; }
 
-    /// <summary>Connections, each with its own writer sending whole pipelines. Defaults to 2.</summary>
+    /// <summary>Connections (a StackExchange.Redis multiplexer each, one socket), each with its own writer sending
+    /// whole pipelines. Defaults to 2.</summary>
     public int Connections { get; set; } = 2;
 
     /// <summary>Longest wait for a connection to open. Defaults to 2,000 ms.</summary>

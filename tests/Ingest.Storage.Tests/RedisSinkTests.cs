@@ -1,5 +1,4 @@
 using System.Net;
-using Ingest.Storage.Resp;
 using Ingest.Storage.Tests.Servers;
 using Ingest.Testing;
 
@@ -27,14 +26,13 @@ public sealed class RedisSinkTests(RedisFixture redis) : IClassFixture<RedisFixt
         Assert.Equal(stats.ByType.Metric, await redis.Server.StreamLengthAsync(prefix + "metric"));
         Assert.Equal(stats.ByType.Log, await redis.Server.StreamLengthAsync(prefix + "log"));
 
-        // XRANGE answers an array of [id, [field, value, ...]]: the normalised event's members.
-        var first = await redis.Server.ExecuteAsync("XRANGE", prefix + "metric", "-", "+", "COUNT", "1");
-        var entry = Assert.Single(first.Items!);
-        var fields = entry.Items![1].Items!.Select(f => f.Text).ToList();
-        Assert.Equal(["type", "metric", "source"], fields.Take(3));
-        Assert.Equal("cpu", fields[fields.IndexOf("name") + 1]);
-        Assert.Equal("ratio", fields[fields.IndexOf("unit") + 1]);
-        Assert.Equal("2026-11-22T10:00:00.0000000Z", fields[fields.IndexOf("timestamp") + 1]);
+        // An entry's fields are the normalised event's members, in the order the sink writes them.
+        var entry = await redis.Server.FirstEntryAsync(prefix + "metric");
+        Assert.Equal(["type", "source", "timestamp", "received_at", "name", "value", "unit"], entry.Values.Select(f => (string?)f.Name));
+        Assert.Equal("metric", (string?)entry["type"]);
+        Assert.Equal("cpu", (string?)entry["name"]);
+        Assert.Equal("ratio", (string?)entry["unit"]);
+        Assert.Equal("2026-11-22T10:00:00.0000000Z", (string?)entry["timestamp"]);
     }
 
     [Fact]
@@ -81,21 +79,22 @@ public sealed class RedisSinkTests(RedisFixture redis) : IClassFixture<RedisFixt
     }
 
     [Fact]
-    public async Task ErrorRepliesComeBackAsErrorsAndTheConnectionStaysInStep()
+    public async Task AnErrorReplyFailsTheWholeBatchWith503()
     {
-        using var connection = await RespConnection.ConnectAsync(new IPEndPoint(IPAddress.Loopback, redis.Server.Port), CancellationToken.None);
+        // The job stream's key holds a string: every XADD to it is answered WRONGTYPE, so no request (each has jobs)
+        // may be acknowledged, while the server itself stays up.
+        var prefix = Prefix();
+        await redis.Server.SetStringAsync(prefix + "job", "not a stream");
+        await using var flow = await Flow.StartAsync(new FlowConfiguration(), backEndExtra: Settings(redis.Server, prefix));
+        using var client = TestClient.Create(flow.FrontEnd.BaseAddress);
+        var traffic = new Traffic(client);
 
-        var error = await connection.ExecuteAsync(CancellationToken.None, "XADD", "only-a-key");
-        var pong = await connection.ExecuteAsync(CancellationToken.None, "PING");
-        var missing = await connection.ExecuteAsync(CancellationToken.None, "GET", Prefix() + "missing");
-        var length = await connection.ExecuteAsync(CancellationToken.None, "XLEN", Prefix() + "missing");
+        await traffic.SendAsync(requests: 20);
 
-        Assert.True(error.IsError);
-        Assert.StartsWith("ERR wrong number of arguments", error.Text, StringComparison.Ordinal);
-        Assert.Equal(RespReplyKind.SimpleString, pong.Kind);
-        Assert.Equal("PONG", pong.Text);
-        Assert.True(missing.IsNull);
-        Assert.Equal(0, length.Integer);
+        Assert.Empty(traffic.Unexpected);
+        Assert.Equal(20, traffic.Answered(HttpStatusCode.ServiceUnavailable));
+        Assert.Equal(0, traffic.RetryAfterMissing);
+        Assert.Equal(0, flow.Stats().Total);
     }
 
     private static Dictionary<string, string?> Settings(RedisServer server, string prefix) => new()

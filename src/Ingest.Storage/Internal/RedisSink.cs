@@ -1,31 +1,39 @@
 using System.Globalization;
 using System.Net;
+using System.Net.Sockets;
 using Ingest.Core.Diagnostics;
 using Ingest.Core.Events;
 using Ingest.Core.Sinks;
-using Ingest.Storage.Resp;
 using Microsoft.Extensions.Logging;
+using StackExchange.Redis;
 
 namespace Ingest.Storage.Internal;
 
 /// <summary>
-/// Appends every event to its type's stream with <c>XADD</c>, a field per member of the normalised event. A batch
-/// is one pipeline: all its commands written into one buffer, sent with one flush, then one reply read per
-/// command; the batch is acknowledged only when every reply is an entry id. A writer whose connection failed
-/// reconnects on its next batch.
+/// Appends every event to its type's stream with <c>XADD</c>, a field per member of the normalised event, through
+/// StackExchange.Redis. Each writer has a multiplexer of its own (<see cref="RedisSinkOptions.Connections"/>), so a
+/// batch is one pipeline on one socket: every <c>XADD</c> queued in an <see cref="IBatch"/>, sent together, then
+/// every reply awaited; the batch is acknowledged only when each of them answered an entry id. While the server is
+/// down the multiplexer reconnects in the background and commands fail at once (no queueing, no retry), so the
+/// back-end answers 503 instead of waiting.
 /// </summary>
 internal sealed class RedisSink : BatchingSink, IStoreInitializer
 {
+    private static readonly RedisValue[] TypeNames = ["job", "metric", "log"];
+
     private readonly RedisSinkOptions _options;
-    private readonly string[] _streams;
-    private readonly RespConnection?[] _connections;
+    private readonly RedisKey[] _streams;
+    private readonly StreamAddOptions _add;
+    private readonly ConnectionMultiplexer?[] _connections;
 
     public RedisSink(RedisSinkOptions options, IngestMetrics? metrics, ILoggerFactory loggers)
         : base(SinkKind.Redis, options, options.Connections, metrics, loggers.CreateLogger<RedisSink>())
     {
         _options = options;
         _streams = [options.JobStream, options.MetricStream, options.LogStream];
-        _connections = new RespConnection?[options.Connections];
+        // XADD stream [MAXLEN ~ n] * field value ...
+        _add = options.MaxLength > 0 ? new StreamAddOptions { MaxLength = options.MaxLength, Approximate = true } : default;
+        _connections = new ConnectionMultiplexer?[options.Connections];
         Store = $"Redis at {options.Endpoint}";
     }
 
@@ -46,19 +54,19 @@ internal sealed class RedisSink : BatchingSink, IStoreInitializer
         return host.Length > 0;
     }
 
-    /// <summary>Checks the server answers, so a wrong endpoint fails the start instead of the first request.</summary>
+    /// <summary>Opens every writer's multiplexer and checks the server answers on each, so a wrong endpoint fails
+    /// the start instead of the first request.</summary>
     public async Task InitializeAsync(CancellationToken cancellationToken)
     {
         try
         {
-            using var connection = await ConnectAsync(cancellationToken);
-            var pong = await connection.ExecuteAsync(cancellationToken, "PING");
-            if (pong.IsError)
+            for (var writer = 0; writer < _connections.Length; writer++)
             {
-                throw new RespServerException(pong.Text ?? "");
+                var connection = await ConnectionAsync(writer);
+                await connection.GetDatabase().PingAsync().WaitAsync(cancellationToken);
             }
         }
-        catch (Exception ex) when (ex is System.Net.Sockets.SocketException or RespServerException or RespProtocolException or OperationCanceledException)
+        catch (Exception ex) when (ex is RedisException or TimeoutException or SocketException or OperationCanceledException)
         {
             throw new InvalidOperationException($"{RedisSinkOptions.SectionName}:Endpoint: {Store} does not answer PING: {ex.Message}", ex);
         }
@@ -66,116 +74,107 @@ internal sealed class RedisSink : BatchingSink, IStoreInitializer
 
     protected override async Task WriteBatchAsync(List<IngestEvent> events, int writer, CancellationToken cancellationToken)
     {
-        var connection = _connections[writer];
-        if (connection is not { IsConnected: true })
+        var connection = await ConnectionAsync(writer);
+        var batch = connection.GetDatabase().CreateBatch();
+        var replies = new Task<RedisValue>[events.Count];
+        for (var i = 0; i < events.Count; i++)
         {
-            connection?.Dispose();
-            _connections[writer] = null;
-            connection = _connections[writer] = await ConnectAsync(cancellationToken);
+            var e = events[i];
+            replies[i] = batch.StreamAddAsync(_streams[(int)e.Type!.Value], Fields(e), _add);
         }
 
-        try
+        batch.Execute();
+        // Every reply is awaited even after a failure: nothing of the batch is left unobserved.
+        await Task.WhenAll(replies).WaitAsync(cancellationToken);
+        foreach (var reply in replies)
         {
-            var commands = connection.Commands;
-            foreach (var e in events)
+            if (reply.Result.IsNull)
             {
-                Append(commands, e);
+                throw new RedisException("XADD answered no entry id.");
             }
-
-            await connection.FlushAsync(cancellationToken);
-            string? error = null;
-            for (var i = 0; i < events.Count; i++)
-            {
-                // Every reply is read even after an error, so the connection stays in step for the next batch.
-                var reply = await connection.ReadReplyAsync(cancellationToken);
-                if (reply.IsError)
-                {
-                    error ??= reply.Text;
-                }
-            }
-
-            if (error is not null)
-            {
-                throw new RespServerException(error);
-            }
-        }
-        catch (Exception ex) when (ex is not RespServerException)
-        {
-            // Broken mid-pipeline (or timed out): the replies are out of step, so this connection is done.
-            connection.Dispose();
-            _connections[writer] = null;
-            throw;
         }
     }
 
-    protected override ValueTask DisposeStoreAsync()
+    protected override async ValueTask DisposeStoreAsync()
     {
         foreach (var connection in _connections)
         {
-            connection?.Dispose();
+            if (connection is not null)
+            {
+                await connection.DisposeAsync();
+            }
         }
-
-        return ValueTask.CompletedTask;
     }
 
-    private void Append(RespCommandWriter commands, IngestEvent e)
+    /// <summary>The normalised event's members present on this event, always in the same order.</summary>
+    private static NameValueEntry[] Fields(IngestEvent e)
     {
-        // XADD stream [MAXLEN ~ n] * field value ...: the field pairs present on this event.
-        var fields = 4 + (e.JobId is null ? 0 : 1) + (e.ContainerId is null ? 0 : 1) + (e.Status is null ? 0 : 1) + (e.Name is null ? 0 : 1) +
+        var count = 4 + (e.JobId is null ? 0 : 1) + (e.ContainerId is null ? 0 : 1) + (e.Status is null ? 0 : 1) + (e.Name is null ? 0 : 1) +
             (e.Value is null ? 0 : 1) + (e.Unit is null ? 0 : 1) + (e.Level is null ? 0 : 1) + (e.Message is null ? 0 : 1);
-        commands.Begin(3 + (_options.MaxLength > 0 ? 3 : 0) + (2 * fields));
-        commands.Argument("XADD"u8);
-        commands.Argument(_streams[(int)e.Type!.Value]);
-        if (_options.MaxLength > 0)
-        {
-            commands.Argument("MAXLEN"u8);
-            commands.Argument("~"u8);
-            commands.Argument(_options.MaxLength);
-        }
-
-        commands.Argument("*"u8);
-        commands.Argument("type"u8);
-        commands.Argument(e.Type switch { EventType.Job => "job"u8, EventType.Metric => "metric"u8, _ => "log"u8 });
-        commands.Argument("source"u8);
-        commands.Argument(e.Source);
-        commands.Argument("timestamp"u8);
-        commands.Argument(e.Timestamp);
-        commands.Argument("received_at"u8);
-        commands.Argument(e.ReceivedAt);
-        Field(commands, "job_id"u8, e.JobId);
-        Field(commands, "container_id"u8, e.ContainerId);
-        Field(commands, "status"u8, e.Status);
-        Field(commands, "name"u8, e.Name);
+        var fields = new NameValueEntry[count];
+        var n = 0;
+        fields[n++] = new("type", TypeNames[(int)e.Type!.Value]);
+        fields[n++] = new("source", e.Source);
+        fields[n++] = new("timestamp", e.Timestamp.ToString("O", CultureInfo.InvariantCulture));
+        fields[n++] = new("received_at", e.ReceivedAt.ToString("O", CultureInfo.InvariantCulture));
+        Field(fields, ref n, "job_id", e.JobId);
+        Field(fields, ref n, "container_id", e.ContainerId);
+        Field(fields, ref n, "status", e.Status);
+        Field(fields, ref n, "name", e.Name);
         if (e.Value is { } value)
         {
-            commands.Argument("value"u8);
-            commands.Argument(value);
+            // The shortest text that round-trips, as JSON writes it.
+            fields[n++] = new("value", value.ToString("R", CultureInfo.InvariantCulture));
         }
 
-        Field(commands, "unit"u8, e.Unit);
-        Field(commands, "level"u8, e.Level);
-        Field(commands, "message"u8, e.Message);
+        Field(fields, ref n, "unit", e.Unit);
+        Field(fields, ref n, "level", e.Level);
+        Field(fields, ref n, "message", e.Message);
+        return fields;
     }
 
-    private static void Field(RespCommandWriter commands, ReadOnlySpan<byte> name, string? value)
+    private static void Field(NameValueEntry[] fields, ref int n, RedisValue name, string? value)
     {
         if (value is not null)
         {
-            commands.Argument(name);
-            commands.Argument(value);
+            fields[n++] = new(name, value);
         }
     }
 
-    private async Task<RespConnection> ConnectAsync(CancellationToken cancellationToken)
+    /// <summary>The writer's multiplexer, opened on first use. It stays for the sink's life: after a failure it
+    /// reconnects by itself, so a writer never has to reopen it.</summary>
+    private async Task<ConnectionMultiplexer> ConnectionAsync(int writer) =>
+        _connections[writer] ??= await ConnectionMultiplexer.ConnectAsync(Configuration());
+
+    private ConfigurationOptions Configuration()
     {
         if (!TryParseEndpoint(_options.Endpoint, out var host, out var port))
         {
             throw new InvalidOperationException($"{RedisSinkOptions.SectionName}:Endpoint = '{_options.Endpoint}' is not host:port.");
         }
 
-        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        timeout.CancelAfter(_options.ConnectTimeoutMilliseconds);
-        EndPoint endpoint = IPAddress.TryParse(host, out var address) ? new IPEndPoint(address, port) : new DnsEndPoint(host, port);
-        return await RespConnection.ConnectAsync(endpoint, timeout.Token);
+        var configuration = new ConfigurationOptions
+        {
+            // Start even while the server is down (the first PING says so); reconnect in the background afterwards.
+            AbortOnConnectFail = false,
+            ConnectRetry = 1,
+            ConnectTimeout = _options.ConnectTimeoutMilliseconds,
+            SyncTimeout = _options.WriteTimeoutMilliseconds,
+            AsyncTimeout = _options.WriteTimeoutMilliseconds,
+            // A reconnect attempt at every heartbeat (1 s) while the server is away, not an ever longer back-off.
+            ReconnectRetryPolicy = new LinearRetry(0),
+            // No connection: fail at once (the back-end answers 503) rather than queue commands until they time out.
+            BacklogPolicy = BacklogPolicy.FailFast,
+            // A command that failed is not sent again: a replayed XADD could append an entry twice, and a failed
+            // batch is answered 503, which the caller retries as a whole.
+            RetryPolicy = StackExchange.Redis.Availability.RetryPolicy.None,
+            // Streams only, no pub/sub: one socket per multiplexer, not an extra subscription connection.
+            CommandMap = CommandMap.Create(["SUBSCRIBE"], available: false),
+            ClientName = "ingest",
+            // The failure's message goes into the 503's detail and the log: the reason, not the client's internals.
+            IncludeDetailInExceptions = false,
+        };
+        configuration.EndPoints.Add(IPAddress.TryParse(host, out var address) ? new IPEndPoint(address, port) : new DnsEndPoint(host, port));
+        return configuration;
     }
 }

@@ -1,5 +1,4 @@
-using System.Net;
-using Ingest.Storage.Resp;
+using StackExchange.Redis;
 
 namespace Ingest.Storage.Tests.Servers;
 
@@ -10,11 +9,18 @@ public sealed class RedisServer(bool durable = false)
 {
     public string Endpoint => $"127.0.0.1:{Port.ToString(System.Globalization.CultureInfo.InvariantCulture)}";
 
-    internal async Task<RespReply> ExecuteAsync(params string[] arguments)
-    {
-        using var connection = await RespConnection.ConnectAsync(new IPEndPoint(IPAddress.Loopback, Port), CancellationToken.None);
-        return await connection.ExecuteAsync(CancellationToken.None, arguments);
-    }
+    public Task<long> StreamLengthAsync(string stream) => WithDatabaseAsync(db => db.StreamLengthAsync(stream));
 
-    public async Task<long> StreamLengthAsync(string stream) => (await ExecuteAsync("XLEN", stream)).Integer;
+    /// <summary>The stream's first entry, its fields in the order they were written.</summary>
+    public Task<StreamEntry> FirstEntryAsync(string stream) =>
+        WithDatabaseAsync(async db => Assert.Single(await db.StreamRangeAsync(stream, count: 1)));
+
+    public Task<bool> SetStringAsync(string key, string value) => WithDatabaseAsync(db => db.StringSetAsync(key, value));
+
+    // A connection per call: the test's own view of the server, independent of the sink's connections.
+    private async Task<T> WithDatabaseAsync<T>(Func<IDatabase, Task<T>> call)
+    {
+        await using var connection = await ConnectionMultiplexer.ConnectAsync(Endpoint);
+        return await call(connection.GetDatabase());
+    }
 }
