@@ -14,11 +14,15 @@ public static class IngestForwardingExtensions
         var services = builder.Services;
         services.AddOptions<ForwardingOptions>().BindConfiguration(ForwardingOptions.SectionName).ValidateOnStart();
         services.AddSingleton<IValidateOptions<ForwardingOptions>, ForwardingOptionsValidator>();
+        // One set of per-back-end pipelines (breakers included) for the whole front-end, whatever the client strategy.
+        services.AddSingleton<BackEndResilience>();
         services.AddSingleton<BackEndHandlerFactory>();
 
-        // The typed client for ClientStrategy.Factory; registering it costs nothing when another strategy runs.
+        // The typed client for ClientStrategy.Factory; registering it costs nothing when another strategy runs. Its
+        // resilience handler is the one the other strategies chain by hand, over the same shared pipelines.
         services.AddHttpClient<BackEndHttpClient>()
-            .ConfigurePrimaryHttpMessageHandler(static sp => sp.GetRequiredService<BackEndHandlerFactory>().Create())
+            .ConfigurePrimaryHttpMessageHandler(static sp => sp.GetRequiredService<BackEndHandlerFactory>().CreatePrimary())
+            .AddHttpMessageHandler(static sp => sp.GetRequiredService<BackEndResilience>().CreateHandler())
             .ConfigureHttpClient(static client => client.Timeout = Timeout.InfiniteTimeSpan);
         services.AddOptions<HttpClientFactoryOptions>(nameof(BackEndHttpClient))
             .Configure<IOptions<ForwardingOptions>>(static (factory, forwarding) =>

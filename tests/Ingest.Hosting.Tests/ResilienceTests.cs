@@ -90,6 +90,6 @@ public sealed class ResilienceTests
         }
     }
 
-    private const string SampleForward =
+    internal const string SampleForward =
         """{"type":"job","source":"s","timestamp":"2026-11-22T10:00:00Z","received_at":"2026-11-22T10:00:00Z","job_id":"j","status":"s"}""";
 }

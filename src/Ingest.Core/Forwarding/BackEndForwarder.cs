@@ -8,18 +8,17 @@ using Ingest.Core.Problems;
 using Ingest.Core.Serialization;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
-using Polly;
 using Polly.CircuitBreaker;
-using Polly.Retry;
 using Polly.Timeout;
 
 namespace Ingest.Core.Forwarding;
 
 /// <summary>
 /// Forwards a list of events to every back-end as one <c>POST /ingest/data</c> each, with the configured client
-/// strategy, protocol and resilience: an overall timeout, retries (safe: every forward carries an
-/// <c>Idempotency-Key</c> the back-end persists once), a circuit breaker per back-end so a dead one costs
-/// microseconds, and an attempt timeout. Outcomes map to the contract's 502, 503 and 504.
+/// strategy and protocol. Resilience is in the client's handler chain (<see cref="BackEndResilience"/>): an overall
+/// timeout, retries (safe: every forward carries an <c>Idempotency-Key</c> the back-end persists once, and the
+/// handler re-sends the same message, key and body), a circuit breaker per back-end shared by every client so a
+/// dead one costs microseconds, and an attempt timeout. Outcomes map to the contract's 502, 503 and 504.
 /// </summary>
 public sealed partial class BackEndForwarder : IEventForwarder
 {
@@ -31,8 +30,7 @@ public sealed partial class BackEndForwarder : IEventForwarder
     private readonly IBackEndClientSource _clients;
     private readonly IIngestSerializer _serializer;
     private readonly ILogger<BackEndForwarder> _logger;
-    private readonly Uri[] _targets;
-    private readonly ResiliencePipeline<HttpResponseMessage>[] _pipelines;
+    private readonly IReadOnlyList<Uri> _targets;
     private readonly Version _version;
     private readonly ForwardingOptions _options;
     private readonly bool _blocking;
@@ -42,6 +40,7 @@ public sealed partial class BackEndForwarder : IEventForwarder
 
     public BackEndForwarder(
         IBackEndClientSource clients,
+        BackEndResilience resilience,
         IIngestSerializer serializer,
         IOptions<ForwardingOptions> options,
         ILogger<BackEndForwarder> logger,
@@ -54,8 +53,8 @@ public sealed partial class BackEndForwarder : IEventForwarder
         _clients = clients;
         _serializer = serializer;
         _logger = logger;
-        _targets = Array.ConvertAll(_options.BackEnds, b => new Uri(new Uri(b), DataPath));
-        _pipelines = Array.ConvertAll(_targets, _ => BuildPipeline(_options));
+        // The resilience handler's own URI instances: it finds a request's pipeline by reference.
+        _targets = resilience.Targets;
         _version = _options.Protocol == BackEndProtocol.Http2 ? HttpVersion.Version20 : HttpVersion.Version11;
         _blocking = clients.Strategy == ClientStrategy.PerRequestBlocking;
     }
@@ -72,13 +71,13 @@ public sealed partial class BackEndForwarder : IEventForwarder
 
         // One key per forward, shared by its retries and by every back-end: a string per request, deliberately.
         var key = Guid.NewGuid().ToString("N");
-        if (_targets.Length == 1)
+        if (_targets.Count == 1)
         {
             return _blocking ? SendBlocking(0, body, key, cancellationToken) : await SendAsync(0, body, key, cancellationToken);
         }
 
-        var sends = new Task<IngestProblem?>[_targets.Length];
-        for (var i = 0; i < _targets.Length; i++)
+        var sends = new Task<IngestProblem?>[_targets.Count];
+        for (var i = 0; i < _targets.Count; i++)
         {
             sends[i] = _blocking ? Task.FromResult(SendBlocking(i, body, key, cancellationToken)) : SendAsync(i, body, key, cancellationToken);
         }
@@ -147,8 +146,9 @@ public sealed partial class BackEndForwarder : IEventForwarder
         var client = _clients.Acquire();
         try
         {
-            var attempt = new Attempt(client, target, _version, body, key, _sharedKey);
-            using var response = await _pipelines[index].ExecuteAsync(static (state, token) => state.SendAsync(token), attempt, cancellationToken);
+            // One message per forward and back-end: the resilience handler re-sends it on a retry, with the same key.
+            using var request = CreateRequest(target, body, key);
+            using var response = await client.SendAsync(request, cancellationToken);
             if (response.IsSuccessStatusCode)
             {
                 return null;
@@ -183,62 +183,24 @@ public sealed partial class BackEndForwarder : IEventForwarder
     private static int RetryAfter(HttpResponseMessage response) =>
         response.Headers.RetryAfter?.Delta is { } delta ? Math.Max(1, (int)Math.Ceiling(delta.TotalSeconds)) : 1;
 
-    private static ResiliencePipeline<HttpResponseMessage> BuildPipeline(ForwardingOptions o)
+    /// <summary>The forward's request over the pooled body, not copied: <see cref="ByteArrayContent"/> can be read
+    /// once per attempt, and the body outlives every attempt (it is returned to the pool when the forward ends).</summary>
+    private HttpRequestMessage CreateRequest(Uri target, PooledBufferWriter body, string key)
     {
-        // Outermost first: the whole forward's deadline, then retries, then the breaker, then each attempt's deadline.
-        var builder = new ResiliencePipelineBuilder<HttpResponseMessage>()
-            .AddTimeout(TimeSpan.FromMilliseconds(o.TimeoutMilliseconds));
-        var transient = new PredicateBuilder<HttpResponseMessage>()
-            .Handle<HttpRequestException>()
-            .Handle<TimeoutRejectedException>()
-            .HandleResult(static r => (int)r.StatusCode >= 500);
-        if (o.RetryAttempts > 0)
+        var request = new HttpRequestMessage(HttpMethod.Post, target)
         {
-            builder.AddRetry(new RetryStrategyOptions<HttpResponseMessage>
-            {
-                ShouldHandle = transient,
-                MaxRetryAttempts = o.RetryAttempts,
-                Delay = TimeSpan.FromMilliseconds(o.RetryBaseDelayMilliseconds),
-                BackoffType = DelayBackoffType.Exponential,
-                UseJitter = true,
-            });
+            Version = _version,
+            VersionPolicy = HttpVersionPolicy.RequestVersionExact,
+            Content = new ByteArrayContent(body.UnderlyingArray, 0, body.WrittenCount),
+        };
+        request.Content.Headers.TryAddWithoutValidation("Content-Type", "application/json");
+        request.Headers.TryAddWithoutValidation(IdempotencyKeyHeader, key);
+        if (_sharedKey is not null)
+        {
+            request.Headers.TryAddWithoutValidation(Security.SecurityOptions.SharedKeyHeader, _sharedKey);
         }
 
-        if (o.BreakerBreakSeconds > 0)
-        {
-            builder.AddCircuitBreaker(new CircuitBreakerStrategyOptions<HttpResponseMessage>
-            {
-                ShouldHandle = transient,
-                FailureRatio = o.BreakerFailureRatio,
-                MinimumThroughput = o.BreakerMinimumThroughput,
-                SamplingDuration = TimeSpan.FromSeconds(o.BreakerSamplingSeconds),
-                BreakDuration = TimeSpan.FromSeconds(o.BreakerBreakSeconds),
-            });
-        }
-
-        return builder.AddTimeout(TimeSpan.FromMilliseconds(o.AttemptTimeoutMilliseconds)).Build();
-    }
-
-    /// <summary>One attempt's inputs; a new request message per attempt (a sent one cannot be sent again), over the same body.</summary>
-    private sealed class Attempt(HttpClient client, Uri target, Version version, PooledBufferWriter body, string key, string? sharedKey)
-    {
-        public async ValueTask<HttpResponseMessage> SendAsync(CancellationToken cancellationToken)
-        {
-            using var request = new HttpRequestMessage(HttpMethod.Post, target)
-            {
-                Version = version,
-                VersionPolicy = HttpVersionPolicy.RequestVersionExact,
-                Content = new ByteArrayContent(body.UnderlyingArray, 0, body.WrittenCount),
-            };
-            request.Content.Headers.TryAddWithoutValidation("Content-Type", "application/json");
-            request.Headers.TryAddWithoutValidation(IdempotencyKeyHeader, key);
-            if (sharedKey is not null)
-            {
-                request.Headers.TryAddWithoutValidation(Security.SecurityOptions.SharedKeyHeader, sharedKey);
-            }
-
-            return await client.SendAsync(request, cancellationToken);
-        }
+        return request;
     }
 
     [LoggerMessage(EventId = 100, Level = LogLevel.Debug, Message = "Back-end {Target} answered {Status}.")]

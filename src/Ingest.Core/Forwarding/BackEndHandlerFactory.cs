@@ -3,11 +3,17 @@ using Microsoft.Extensions.Options;
 
 namespace Ingest.Core.Forwarding;
 
-/// <summary>Builds the SocketsHttpHandler every client strategy forwards through, so the strategies differ
-/// only in how they create and keep clients, never in how a connection behaves.</summary>
-public sealed class BackEndHandlerFactory(IOptions<ForwardingOptions> options)
+/// <summary>Builds the handler chain every client strategy forwards through — the forward's resilience handler over
+/// a SocketsHttpHandler — so the strategies differ only in how they create and keep clients, never in how a
+/// connection behaves or how a failure is retried, timed out or broken.</summary>
+public sealed class BackEndHandlerFactory(IOptions<ForwardingOptions> options, BackEndResilience resilience)
 {
-    public SocketsHttpHandler Create()
+    /// <summary>The whole chain, for a client built by hand (Static, PerRequest): the breakers it uses are the
+    /// front-end's shared ones (<see cref="BackEndResilience"/>), however many chains are created.</summary>
+    public HttpMessageHandler Create() => resilience.CreateHandler(CreatePrimary());
+
+    /// <summary>The connection handler alone, for IHttpClientFactory, which chains the resilience handler itself.</summary>
+    public SocketsHttpHandler CreatePrimary()
     {
         var o = options.Value;
         var handler = new SocketsHttpHandler

@@ -29,8 +29,10 @@ public sealed class ForwardingOptions
     /// <summary>How long one attempt may take before it is abandoned (and retried while time remains). Defaults to 2,000 ms.</summary>
     public int AttemptTimeoutMilliseconds { get; set; } = 2_000;
 
-    /// <summary>Retries after a failed attempt (refused connection, reset, attempt timeout, back-end 5xx). Safe: every
-    /// forward carries an Idempotency-Key and the back-end persists a key once. 0 turns retries off. Defaults to 2.</summary>
+    /// <summary>Retries after a failed attempt (refused connection, reset, attempt timeout, back-end 408, 429 or 5xx: the
+    /// transient failures of Microsoft.Extensions.Http.Resilience). Safe: every forward carries an Idempotency-Key and
+    /// the back-end persists a key once. A back-end's Retry-After is passed to the caller, not waited for. 0 turns
+    /// retries off. Defaults to 2.</summary>
     public int RetryAttempts { get; set; } = 2;
 
     /// <summary>First retry delay; later ones grow exponentially, with jitter. Defaults to 50 ms.</summary>

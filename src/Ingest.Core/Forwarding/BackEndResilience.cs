@@ -1,0 +1,135 @@
+using Microsoft.Extensions.Http.Resilience;
+using Microsoft.Extensions.Options;
+using Polly;
+
+namespace Ingest.Core.Forwarding;
+
+/// <summary>
+/// The forward's resilience, as a <see cref="ResilienceHandler"/> (Microsoft.Extensions.Http.Resilience) in every
+/// back-end handler chain: outermost the whole forward's deadline, then retries with jittered exponential back-off,
+/// then a circuit breaker, then each attempt's deadline — built from the package's HTTP strategy options, so
+/// "transient" is its predicate (connection errors, attempt timeouts, 408, 429, 5xx).
+/// </summary>
+/// <remarks>
+/// <para>One pipeline per back-end target (scheme, host and port), built once per front-end and selected per request
+/// by its URI: the breaker's state lives in that pipeline, not in a handler, so every handler chain shares it —
+/// Static's one chain, Factory's rotated ones and a PerRequest client's new chain per forward alike. A new
+/// <see cref="HttpClient"/> never gets a closed breaker of its own.</para>
+/// <para>Why not the package's registration API (<c>AddResilienceHandler(...).SelectPipelineByAuthority()</c>): it
+/// serves only clients from IHttpClientFactory, so Static and PerRequest would need a second mechanism with
+/// breakers of their own, and its registry adds telemetry (a metric and a log event per attempt) to every forward.
+/// The handler's public constructor with a pipeline selector gives the same per-authority pipelines to all four
+/// strategies.</para>
+/// <para>The handler re-sends the same request message on a retry; its body is a <see cref="ByteArrayContent"/> over
+/// the forward's pooled buffer, which can be read again and is kept until the forward has finished.</para>
+/// </remarks>
+public sealed class BackEndResilience
+{
+    private readonly Uri[] _targets;
+    private readonly ResiliencePipeline<HttpResponseMessage>[] _pipelines;
+    private readonly Func<HttpRequestMessage, ResiliencePipeline<HttpResponseMessage>> _select;
+
+    public BackEndResilience(IOptions<ForwardingOptions> options)
+    {
+        var o = options.Value;
+        _targets = Array.ConvertAll(o.BackEnds, b => new Uri(new Uri(b), BackEndForwarder.DataPath));
+
+        // Back-ends listed twice under one authority are one server: they share one pipeline, hence one breaker.
+        var byAuthority = new Dictionary<string, ResiliencePipeline<HttpResponseMessage>>(StringComparer.OrdinalIgnoreCase);
+        _pipelines = Array.ConvertAll(_targets, target =>
+        {
+            var authority = Authority(target);
+            if (!byAuthority.TryGetValue(authority, out var pipeline))
+            {
+                byAuthority[authority] = pipeline = Build(o);
+            }
+
+            return pipeline;
+        });
+        _select = Select;
+    }
+
+    /// <summary>The <c>/ingest/data</c> URI of every configured back-end, in configuration order.</summary>
+    public IReadOnlyList<Uri> Targets => _targets;
+
+    /// <summary>A new resilience handler over <paramref name="inner"/> (or, without one, for IHttpClientFactory to
+    /// chain); it owns no state but the selector, so handlers are as cheap and as many as the strategy wants.</summary>
+    public DelegatingHandler CreateHandler(HttpMessageHandler? inner = null)
+    {
+        var handler = new ResilienceHandler(_select);
+        if (inner is not null)
+        {
+            handler.InnerHandler = inner;
+        }
+
+        return handler;
+    }
+
+    /// <summary>The pipeline of the back-end a request goes to. The forwarder sends to the very <see cref="Uri"/>
+    /// instances of <see cref="Targets"/>, so a reference comparison finds it without allocating.</summary>
+    internal ResiliencePipeline<HttpResponseMessage> Select(HttpRequestMessage request)
+    {
+        var uri = request.RequestUri;
+        for (var i = 0; i < _targets.Length; i++)
+        {
+            if (ReferenceEquals(uri, _targets[i]))
+            {
+                return _pipelines[i];
+            }
+        }
+
+        if (uri is { IsAbsoluteUri: true })
+        {
+            for (var i = 0; i < _targets.Length; i++)
+            {
+                if (Uri.Compare(uri, _targets[i], UriComponents.SchemeAndServer, UriFormat.UriEscaped, StringComparison.OrdinalIgnoreCase) == 0)
+                {
+                    return _pipelines[i];
+                }
+            }
+        }
+
+        throw new InvalidOperationException($"'{uri}' is not one of the configured back-ends (Forwarding:BackEnds): a back-end client sends nowhere else.");
+    }
+
+    private static string Authority(Uri target) => target.GetComponents(UriComponents.SchemeAndServer, UriFormat.UriEscaped);
+
+    private static ResiliencePipeline<HttpResponseMessage> Build(ForwardingOptions o)
+    {
+        // Outermost first: the whole forward's deadline, then retries, then the breaker, then each attempt's deadline.
+        var builder = new ResiliencePipelineBuilder<HttpResponseMessage>()
+            .AddTimeout(new HttpTimeoutStrategyOptions { Name = "forward-timeout", Timeout = TimeSpan.FromMilliseconds(o.TimeoutMilliseconds) });
+        if (o.RetryAttempts > 0)
+        {
+            builder.AddRetry(new HttpRetryStrategyOptions
+            {
+                Name = "forward-retry",
+                MaxRetryAttempts = o.RetryAttempts,
+                Delay = TimeSpan.FromMilliseconds(o.RetryBaseDelayMilliseconds),
+                BackoffType = DelayBackoffType.Exponential,
+                UseJitter = true,
+                // A 503's Retry-After is for the front-end's caller, not for the retry: the back-end's value is in
+                // whole seconds, the forward's budget (TimeoutMilliseconds) is usually shorter, so waiting for it
+                // would turn a clear 503 into a 504 of unknown outcome while holding an in-flight slot. The retry
+                // keeps its own back-off; if every attempt fails, the caller gets the 503 with its Retry-After.
+                ShouldRetryAfterHeader = false,
+            });
+        }
+
+        if (o.BreakerBreakSeconds > 0)
+        {
+            builder.AddCircuitBreaker(new HttpCircuitBreakerStrategyOptions
+            {
+                Name = "forward-breaker",
+                FailureRatio = o.BreakerFailureRatio,
+                MinimumThroughput = o.BreakerMinimumThroughput,
+                SamplingDuration = TimeSpan.FromSeconds(o.BreakerSamplingSeconds),
+                BreakDuration = TimeSpan.FromSeconds(o.BreakerBreakSeconds),
+            });
+        }
+
+        return builder
+            .AddTimeout(new HttpTimeoutStrategyOptions { Name = "attempt-timeout", Timeout = TimeSpan.FromMilliseconds(o.AttemptTimeoutMilliseconds) })
+            .Build();
+    }
+}
