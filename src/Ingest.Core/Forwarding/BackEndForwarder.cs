@@ -148,7 +148,10 @@ public sealed partial class BackEndForwarder : IEventForwarder
         {
             // One message per forward and back-end: the resilience handler re-sends it on a retry, with the same key.
             using var request = CreateRequest(target, body, key);
-            using var response = await client.SendAsync(request, cancellationToken);
+            // Headers only: the forwarder reads nothing but the status and Retry-After, and with the default
+            // (ResponseContentRead) HttpClient would buffer the body after the handler chain returned, outside the
+            // resilience handler's deadlines, so a back-end stalling mid-body would not be bounded by them.
+            using var response = await client.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, cancellationToken);
             if (response.IsSuccessStatusCode)
             {
                 return null;

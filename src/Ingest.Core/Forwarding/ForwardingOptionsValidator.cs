@@ -40,7 +40,7 @@ public sealed class ForwardingOptionsValidator : IValidateOptions<ForwardingOpti
             .Defined(nameof(options.ClientStrategy), options.ClientStrategy)
             .Defined(nameof(options.Mode), options.Mode)
             .Defined(nameof(options.Protocol), options.Protocol)
-            .Range(nameof(options.TimeoutMilliseconds), options.TimeoutMilliseconds, 1, 600_000)
+            .Range(nameof(options.TimeoutMilliseconds), options.TimeoutMilliseconds, 10, 600_000, "Polly's timeout starts at 10 ms")
             .Range(nameof(options.AttemptTimeoutMilliseconds), options.AttemptTimeoutMilliseconds, 10, 600_000, "Polly's attempt timeout starts at 10 ms")
             .Range(nameof(options.RetryAttempts), options.RetryAttempts, 0, 10, "0 turns retries off")
             .Range(nameof(options.RetryBaseDelayMilliseconds), options.RetryBaseDelayMilliseconds, 1, 60_000)
