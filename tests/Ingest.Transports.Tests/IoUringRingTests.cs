@@ -28,9 +28,9 @@ public sealed class IoUringRingTests
     public void TheStartUpLineNamesTheTaskRunMode()
     {
         var byDefault = TransportBackends.Describe(TransportSettings.From(new IoUringOptions()));
-        var cooperative = TransportBackends.Describe(TransportSettings.From(new IoUringOptions { DeferTaskRun = false }));
+        var deferred = TransportBackends.Describe(TransportSettings.From(new IoUringOptions { DeferTaskRun = true }));
 
-        Assert.EndsWith(IoUringRing.CanDeferTaskRun ? "task run deferred)" : "task run cooperative)", byDefault, StringComparison.Ordinal);
-        Assert.EndsWith("task run cooperative)", cooperative, StringComparison.Ordinal);
+        Assert.EndsWith("task run cooperative)", byDefault, StringComparison.Ordinal);
+        Assert.EndsWith(IoUringRing.CanDeferTaskRun ? "task run deferred)" : "task run cooperative)", deferred, StringComparison.Ordinal);
     }
 }

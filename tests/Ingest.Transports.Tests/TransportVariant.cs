@@ -42,11 +42,11 @@ public sealed record TransportVariant(string Name, TransportKind Kind, IReadOnly
         ["Kestrel:Transport"] = "IoUring",
     });
 
-    /// <summary>IoUring with the completions' task work run cooperatively (IORING_SETUP_COOP_TASKRUN), as before Linux 6.1.</summary>
-    public static TransportVariant IoUringCooperative { get; } = new("IoUring+Cooperative", TransportKind.IoUring, new Dictionary<string, string?>
+    /// <summary>IoUring with the completions' task work deferred to the loop thread (IORING_SETUP_DEFER_TASKRUN, single issuer).</summary>
+    public static TransportVariant IoUringDeferred { get; } = new("IoUring+Deferred", TransportKind.IoUring, new Dictionary<string, string?>
     {
         ["Kestrel:Transport"] = "IoUring",
-        ["Kestrel:IoUring:DeferTaskRun"] = "false",
+        ["Kestrel:IoUring:DeferTaskRun"] = "true",
     });
 
     /// <summary>IoUring polling before each receive (IORING_OP_POLL_ADD), application inline on the ring's thread.</summary>

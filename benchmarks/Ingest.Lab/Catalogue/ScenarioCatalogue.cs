@@ -40,7 +40,7 @@ internal static class ScenarioCatalogue
     /// The Kestrel transports the lab measures side by side: each transport with its defaults, Sockets also with
     /// inline scheduling (Kestrel's switch and the socket engine's inline completions together, as TechEmpower
     /// runs it), LinuxEpoll also with Linux AIO batching both ways, and IoUring also with the completions' task work
-    /// run cooperatively (the mode before Linux 6.1).
+    /// deferred to the loop thread (IORING_SETUP_DEFER_TASKRUN, Linux 6.1+).
     /// </summary>
     public static readonly TransportVariant[] Transports =
     [
@@ -50,7 +50,7 @@ internal static class ScenarioCatalogue
         new("LinuxEpoll", [("Kestrel:Transport", "LinuxEpoll")]),
         new("LinuxEpoll-Aio", [("Kestrel:Transport", "LinuxEpoll"), ("Kestrel:LinuxEpoll:AioReceive", "true"), ("Kestrel:LinuxEpoll:AioSend", "true")]),
         new("IoUring", [("Kestrel:Transport", "IoUring")]),
-        new("IoUring-Cooperative", [("Kestrel:Transport", "IoUring"), ("Kestrel:IoUring:DeferTaskRun", "false")]),
+        new("IoUring-Deferred", [("Kestrel:Transport", "IoUring"), ("Kestrel:IoUring:DeferTaskRun", "true")]),
         new("Libuv", [("Kestrel:Transport", "Libuv")]),
     ];
 

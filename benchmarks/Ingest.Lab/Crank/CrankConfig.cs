@@ -196,7 +196,7 @@ internal static class CrankConfig
           socketsInlineCompletions: 0
           epollAioReceive: false
           epollAioSend: false
-          ioUringDeferTaskRun: true
+          ioUringDeferTaskRun: false
           sink: Memory
           gcServer: 0
           gcDynamicAdaptationMode: 1
