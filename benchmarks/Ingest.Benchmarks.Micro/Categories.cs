@@ -14,4 +14,7 @@ public static class Categories
 
     /// <summary>Getting an HttpClient under each strategy, and one forward over loopback with it.</summary>
     public const string HttpClient = "HttpClient";
+
+    /// <summary>One histogram and one counter measurement, and one scrape, per Prometheus exporter: ours, prometheus-net's.</summary>
+    public const string Metrics = "Metrics";
 }
