@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Diagnostics;
 using System.Diagnostics.Metrics;
 using System.Globalization;
@@ -105,6 +106,7 @@ internal sealed class MetricsFixture : IDisposable
     private readonly Prometheus.Histogram? _nativeDuration;
     private readonly Prometheus.Counter? _nativeForwards;
     private readonly MemoryStream _scrape = new(64 * 1024);
+    private readonly ArrayBufferWriter<byte> _scrapeBuffer = new(256 * 1024);
 
     /// <summary>The tags ASP.NET Core's hosting adds to a routed request that succeeded (the status code boxed once,
     /// as it caches them).</summary>
@@ -200,8 +202,9 @@ internal sealed class MetricsFixture : IDisposable
     {
         if (_collector is not null)
         {
-            // As MetricsEndpoint answers.
-            return Encoding.UTF8.GetBytes(_collector.Scrape()).LongLength;
+            // As MetricsEndpoint answers: UTF-8 into the response's buffer (here one reused across scrapes).
+            _scrapeBuffer.ResetWrittenCount();
+            return _collector.WriteTo(_scrapeBuffer);
         }
 
         if (_registry is null)

@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Diagnostics.Metrics;
 using System.Text;
 using Ingest.Core.Diagnostics;
@@ -39,6 +40,9 @@ internal sealed class MetricsCollector : IDisposable
     private readonly IMeterFactory _meterFactory;
     private readonly Dictionary<string, MetricFamily> _families = new(StringComparer.Ordinal);
     private readonly Lock _lock = new();
+    private readonly Lock _renderLock = new();
+    private readonly StringBuilder _text = new(16 * 1024);
+    private readonly Encoder _encoder = Encoding.UTF8.GetEncoder();
 
     public MetricsCollector(IMeterFactory meterFactory)
     {
@@ -63,6 +67,41 @@ internal sealed class MetricsCollector : IDisposable
     /// <summary>Observes the observable instruments, then renders every family in the text exposition format 0.0.4.</summary>
     public string Scrape()
     {
+        lock (_renderLock)
+        {
+            return Render().ToString();
+        }
+    }
+
+    /// <summary>
+    /// <see cref="Scrape"/> written as UTF-8 into <paramref name="output"/>, returning the byte count. The text is
+    /// built in one builder kept across scrapes and encoded chunk by chunk, so a scrape allocates neither the
+    /// text as a string nor its bytes: with a few hundred series both are large-object-heap sized, and a scrape
+    /// every second would otherwise cost a gen2 collection every few scrapes.
+    /// </summary>
+    public long WriteTo(IBufferWriter<byte> output)
+    {
+        lock (_renderLock)
+        {
+            // One encoder across the chunks: a surrogate pair split between two chunks still encodes as one character.
+            _encoder.Reset();
+            long written = 0;
+            foreach (var chunk in Render().GetChunks())
+            {
+                _encoder.Convert(chunk.Span, output, flush: false, out var bytes, out _);
+                written += bytes;
+            }
+
+            _encoder.Convert([], output, flush: true, out var last, out _);
+            return written + last;
+        }
+    }
+
+    public void Dispose() => _listener.Dispose();
+
+    // Under _renderLock: the builder is shared by every scrape.
+    private StringBuilder Render()
+    {
         _listener.RecordObservableInstruments();
         MetricFamily[] families;
         lock (_lock)
@@ -71,16 +110,14 @@ internal sealed class MetricsCollector : IDisposable
         }
 
         Array.Sort(families, static (a, b) => string.CompareOrdinal(a.Name, b.Name));
-        var text = new StringBuilder(16 * 1024);
+        _text.Clear();
         foreach (var family in families)
         {
-            family.WriteTo(text);
+            family.WriteTo(_text);
         }
 
-        return text.ToString();
+        return _text;
     }
-
-    public void Dispose() => _listener.Dispose();
 
     private bool Accepts(Meter meter) =>
         Array.IndexOf(MeterNames, meter.Name) >= 0 && (meter.Scope is null || ReferenceEquals(meter.Scope, _meterFactory));

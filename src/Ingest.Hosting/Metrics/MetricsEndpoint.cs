@@ -1,4 +1,3 @@
-using System.Text;
 using Microsoft.AspNetCore.Http;
 
 namespace Ingest.Hosting.Metrics;
@@ -34,11 +33,11 @@ internal sealed class MetricsEndpoint(MetricsCollector collector, int port, bool
 
     private async Task WriteAsync(HttpResponse response)
     {
-        // A scrape allocates its text: once every few seconds, off the ingest path.
-        var body = Encoding.UTF8.GetBytes(collector.Scrape());
+        // Rendered straight into the response's pipe (buffered until the flush), without a string or a byte
+        // array of the whole text; chunked, since the length is known only once it is written.
         response.StatusCode = StatusCodes.Status200OK;
         response.ContentType = ContentType;
-        response.ContentLength = body.Length;
-        await response.Body.WriteAsync(body);
+        collector.WriteTo(response.BodyWriter);
+        await response.BodyWriter.FlushAsync();
     }
 }
