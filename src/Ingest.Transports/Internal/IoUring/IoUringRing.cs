@@ -131,14 +131,10 @@ internal sealed unsafe class IoUringRing : IDisposable
         const uint plain = IoUringParameters.SetupCqSize;
         const uint cooperative = plain | IoUringParameters.SetupSubmitAll | IoUringParameters.SetupCoopTaskRun;
         const uint deferred = cooperative | IoUringParameters.SetupSingleIssuer | IoUringParameters.SetupDeferTaskRun | IoUringParameters.SetupDisabled;
+        ReadOnlySpan<uint> attempts = deferTaskRun ? [deferred, cooperative, plain] : [cooperative, plain];
         var fd = -1;
-        foreach (var flags in (ReadOnlySpan<uint>)[deferred, cooperative, plain])
+        foreach (var flags in attempts)
         {
-            if (flags == deferred && !deferTaskRun)
-            {
-                continue;
-            }
-
             parameters = default;
             parameters.CqEntries = entries * 2;
             parameters.Flags = flags;
