@@ -4,6 +4,7 @@ using System.Text.Json;
 using Ingest.Lab.Catalogue;
 using Ingest.Lab.Processes;
 using Ingest.Lab.Results;
+using Ingest.LoadGen;
 using Ingest.Lab.Running;
 
 namespace Ingest.Lab;
@@ -58,7 +59,7 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
         }
 
         var run = await load;
-        var persisted = await PersistedAsync(topology.BackEnd!, cancellationToken);
+        var persisted = await LossCheck.ReadPersistedAsync(topology.BackEnd!, cancellationToken);
         var loss = new LossCheck(warmup.Successful + max.Successful + run.Successful, warmup.Unknown + max.Unknown + run.Unknown, persisted);
         var verdict = Verdict(samples, run, loss);
         var report = new
@@ -125,13 +126,6 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
         var variance = samples.Sum(s => (s.AtSeconds - meanTime) * (s.AtSeconds - meanTime));
         var slope = variance == 0 ? 0 : covariance / variance;
         return slope * (samples[^1].AtSeconds - samples[0].AtSeconds) / meanRss;
-    }
-
-    private static async Task<long> PersistedAsync(Uri backEnd, CancellationToken cancellationToken)
-    {
-        using var client = new HttpClient { BaseAddress = backEnd };
-        await Task.Delay(500, cancellationToken);
-        return JsonDocument.Parse(await client.GetStringAsync("/ingest/stats", cancellationToken)).RootElement.GetProperty("total").GetInt64();
     }
 }
 

@@ -71,6 +71,10 @@ public sealed record LoadResult
     /// <summary>Requests completed during the warm-up (not counted anywhere else).</summary>
     public required long WarmupRequests { get; init; }
 
+    /// <summary>Warm-up requests answered 2xx: acknowledged, so the loss check counts them. 0 in results written
+    /// before the field existed.</summary>
+    public long WarmupSuccessfulResponses { get; init; }
+
     /// <summary>Measured requests still waiting for their response when the duration ended (not counted
     /// in <see cref="Requests"/>, as wrk does not count them either).</summary>
     public required long InFlightAtEnd { get; init; }

@@ -1,6 +1,6 @@
 using Ingest.Lab.Catalogue;
-using Ingest.Lab.Results;
 using Ingest.Lab.Running;
+using Ingest.LoadGen;
 using Xunit.Abstractions;
 
 namespace Ingest.EndToEnd.Tests;
@@ -31,7 +31,7 @@ public sealed class ReliabilityTests(Services services, ITestOutputHelper output
         Assert.True(frontEnd.HasExited);
         Assert.True(run.Successful > 0, "the load ran before the stop");
         Assert.True(run.ErrorCount > 0, "the stop was felt: connections were refused or closed afterwards");
-        var loss = new LossCheck(run.Successful, run.Unknown, await Services.PersistedAsync(backEndUrl));
+        var loss = new LossCheck(run.Successful, run.Unknown, await LossCheck.ReadPersistedAsync(backEndUrl));
         Assert.True(loss.Passed, loss.Describe());
     }
 
@@ -61,7 +61,7 @@ public sealed class ReliabilityTests(Services services, ITestOutputHelper output
         var outage = await load;
         var duringRunAfterRestart = PersistedLines(store) - atRestart;
         var after = await services.LoadAsync(frontEndUrl, Classic, TimeSpan.FromSeconds(2));
-        await Services.PersistedAsync(backEndUrl); // waits until the back-end's count stops moving
+        await LossCheck.ReadPersistedAsync(backEndUrl); // waits until the back-end's count stops moving
         var persisted = PersistedLines(store);
 
         output.WriteLine($"outage run: {outage.Successful} acknowledged, errors {string.Join(", ", outage.Errors)}, max {outage.Latency.Max:0} ms, p99 {outage.Latency.P99:0.0} ms; " +
@@ -111,7 +111,7 @@ public sealed class ReliabilityTests(Services services, ITestOutputHelper output
         Assert.True(memory.PeakResidentBytes < ResidentBound, $"front-end peaked at {memory.PeakResidentBytes / 1048576} MB");
         Assert.True(calm.ErrorCount == 0, $"after the flood: {string.Join(", ", calm.Errors)}");
         Assert.True(calm.Successful > 0);
-        var loss = new LossCheck(flood.Successful + calm.Successful, flood.Unknown + calm.Unknown, await Services.PersistedAsync(backEndUrl));
+        var loss = new LossCheck(flood.Successful + calm.Successful, flood.Unknown + calm.Unknown, await LossCheck.ReadPersistedAsync(backEndUrl));
         Assert.True(loss.Passed, loss.Describe());
     }
 

@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Text.Json;
 using Ingest.Lab.Catalogue;
 using Ingest.Lab.Processes;
 using Ingest.Lab.Running;
@@ -59,23 +58,6 @@ public sealed class Services : IDisposable
         var payload = PayloadFiles.Write(folder, load.Payload);
         var phase = new LoadPhase(target, load, duration, null, payload, Path.Combine(folder, "result.json"), null, folder);
         return LoadGenerator.RunAsync(phase, onStarted ?? (_ => { }), CancellationToken.None);
-    }
-
-    internal static async Task<long> PersistedAsync(Uri backEnd)
-    {
-        using var client = new HttpClient { BaseAddress = backEnd };
-        long previous = -1;
-        while (true)
-        {
-            var total = JsonDocument.Parse(await client.GetStringAsync("/ingest/stats")).RootElement.GetProperty("total").GetInt64();
-            if (total == previous)
-            {
-                return total;
-            }
-
-            previous = total;
-            await Task.Delay(300);
-        }
     }
 
     public void Dispose() => Directory.Delete(Work, recursive: true);

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using Ingest.Lab.Catalogue;
 using Ingest.Lab.Results;
 using Ingest.Lab.Running;
+using Ingest.LoadGen;
 
 namespace Ingest.Lab.Tests;
 

@@ -16,6 +16,8 @@ public sealed class TestServer : IAsyncDisposable
     private long _hits;
     private long _statusCounter;
     private long _stallUntil;
+    private long _stored;
+    private long _persisted;
 
     public TestServer()
     {
@@ -72,7 +74,27 @@ public sealed class TestServer : IAsyncDisposable
             TestHeaders.AddOrUpdate(context.Request.Headers["X-Test"].ToString(), 1, (_, n) => n + 1);
             return Results.Ok();
         });
+
+        // A stand-in for the Ingest back-end's two routes the loss check touches: every request carries
+        // EventsPerStore events and is acknowledged with 202; with DropOneIn set, that one is never counted.
+        _app.MapPost("/ingest/data", () =>
+        {
+            var n = Interlocked.Increment(ref _stored);
+            if (DropOneIn == 0 || n % DropOneIn != 0)
+            {
+                Interlocked.Add(ref _persisted, EventsPerStore);
+            }
+
+            return Results.StatusCode(StatusCodes.Status202Accepted);
+        });
+        _app.MapGet("/ingest/stats", () => Results.Json(new Dictionary<string, long> { ["total"] = Interlocked.Read(ref _persisted) }));
     }
+
+    /// <summary>Events each request to /ingest/data persists. Defaults to 1.</summary>
+    public int EventsPerStore { get; set; } = 1;
+
+    /// <summary>/ingest/data acknowledges every request but persists none of one in this many (0: never drops).</summary>
+    public int DropOneIn { get; set; }
 
     public Uri BaseUrl { get; private set; } = null!;
 

@@ -1,4 +1,5 @@
 using Ingest.Lab.Running;
+using Ingest.LoadGen;
 
 namespace Ingest.Lab.Results;
 

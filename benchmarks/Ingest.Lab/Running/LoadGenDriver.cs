@@ -14,8 +14,6 @@ internal sealed class LoadGenDriver(Func<CancellationToken, Task<string>> publis
     /// <summary>Percentiles of the latency curve kept for plots.</summary>
     private static readonly double[] CurvePercentiles = [1, 10, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99];
 
-    private const int StatusGatewayTimeout = 504;
-
     public string Name => "loadgen";
 
     public Task<string?> UnavailableAsync(CancellationToken cancellationToken) => Task.FromResult<string?>(null);
@@ -102,10 +100,7 @@ internal sealed class LoadGenDriver(Func<CancellationToken, Task<string>> publis
             RequestsPerSecond = result.RequestsPerSecond,
             Responses = result.Responses,
             Successful = result.SuccessfulResponses,
-            // The server may have processed these without the client seeing the answer; a 504 means the front-end
-            // stopped waiting for a back-end that may still have persisted the events (docs/contract.md).
-            Unknown = result.InFlightAtEnd + result.Errors.Timeout + result.Errors.Read + result.Errors.Write
-                + result.Errors.NonSuccessStatusCodes.GetValueOrDefault(StatusGatewayTimeout),
+            Unknown = LossCheck.UnknownOutcomes(result),
             Latency = new LatencyFigures(latency.MeanMs, latency.P50Ms, latency.P75Ms, latency.P90Ms, latency.P99Ms, latency.P999Ms, latency.MaxMs)
             {
                 Curve = Curve(latency),

@@ -1,7 +1,7 @@
 using System.Globalization;
-using System.Text.Json;
 using Ingest.Lab.Catalogue;
 using Ingest.Lab.Results;
+using Ingest.LoadGen;
 
 namespace Ingest.Lab.Running;
 
@@ -11,8 +11,6 @@ namespace Ingest.Lab.Running;
 /// </summary>
 internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenerator, ILoadDriver? crossCheck, LabOptions options, Pinning pinning, string runFolder)
 {
-    private static readonly TimeSpan StatsSettle = TimeSpan.FromMilliseconds(300);
-    private static readonly TimeSpan StatsDeadline = TimeSpan.FromSeconds(15);
     private const string FrontEndJob = "front-end";
     private const string BackEndJob = "back-end";
 
@@ -65,7 +63,7 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
             if (topology.BackEnd is { } backEnd && scenario.Load.EventsPerRequest > 0)
             {
                 progress("loss check");
-                var persisted = await PersistedAsync(backEnd, cancellationToken);
+                var persisted = await LossCheck.ReadPersistedAsync(backEnd, cancellationToken);
                 loss = new LossCheck(acknowledged * scenario.Load.EventsPerRequest, unknown * scenario.Load.EventsPerRequest, persisted);
             }
 
@@ -167,26 +165,6 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
         }
 
         return view;
-    }
-
-    /// <summary>The back-end's persisted total, read until it stops moving (forwards may still be landing).</summary>
-    private static async Task<long> PersistedAsync(Uri backEnd, CancellationToken cancellationToken)
-    {
-        using var client = new HttpClient { BaseAddress = backEnd, Timeout = TimeSpan.FromSeconds(5) };
-        var deadline = DateTime.UtcNow + StatsDeadline;
-        long previous = -1;
-        while (true)
-        {
-            var stats = await client.GetStringAsync("/ingest/stats", cancellationToken);
-            var total = JsonDocument.Parse(stats).RootElement.GetProperty("total").GetInt64();
-            if (total == previous || DateTime.UtcNow > deadline)
-            {
-                return total;
-            }
-
-            previous = total;
-            await Task.Delay(StatsSettle, cancellationToken);
-        }
     }
 
     private static ScenarioResult Ended(Scenario scenario, IReadOnlyDictionary<string, string> configuration, ScenarioStatus status, string reason) => new()

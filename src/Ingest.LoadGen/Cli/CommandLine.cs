@@ -24,6 +24,9 @@ internal static class CommandLine
           -t, --threads N       event-loop threads (default: the processor count)
           --json FILE           write the result as JSON (schema: README.md)
           --crank               print Crank's #StartJobStatistics block at the end of stdout
+          --loss-check URL      after the run, compare the events acknowledged (warm-up included) with the
+                                total the Ingest back-end at URL persisted (its GET /ingest/stats)
+          --events-per-request N  events in each request body, for --loss-check (default 1)
           -h, --help            this text
 
         Durations: a number with us, ms, s, m or h (a bare number is seconds).
@@ -34,6 +37,8 @@ internal static class CommandLine
         var options = new LoadOptions();
         var errors = new List<string>();
         string? json = null;
+        Uri? lossCheck = null;
+        var eventsPerRequest = 1;
         var crank = false;
         var help = false;
         for (var i = 0; i < args.Count; i++)
@@ -134,6 +139,28 @@ internal static class CommandLine
                 case "--json":
                     json = Value(arg);
                     break;
+                case "--loss-check":
+                    if (Value(arg) is { } backEnd)
+                    {
+                        if (Uri.TryCreate(backEnd, UriKind.Absolute, out var uri) && uri.Scheme == Uri.UriSchemeHttp)
+                        {
+                            lossCheck = uri;
+                        }
+                        else
+                        {
+                            errors.Add($"--loss-check expects the back-end's base URL, e.g. http://127.0.0.1:5001; got '{backEnd}'.");
+                        }
+                    }
+
+                    break;
+                case "--events-per-request":
+                    eventsPerRequest = Int(arg, eventsPerRequest);
+                    if (eventsPerRequest < 1)
+                    {
+                        errors.Add($"--events-per-request expects 1 or more; got {eventsPerRequest}.");
+                    }
+
+                    break;
                 default:
                     if (!arg.StartsWith('-') && options.Url is null)
                     {
@@ -203,7 +230,7 @@ internal static class CommandLine
             errors.AddRange(options.Validate());
         }
 
-        return new ParsedCommand(options, json, crank, help, errors);
+        return new ParsedCommand(options, json, crank, help, errors) { LossCheck = lossCheck, EventsPerRequest = eventsPerRequest };
     }
 
     public static bool TryParseDuration(string text, out TimeSpan value)

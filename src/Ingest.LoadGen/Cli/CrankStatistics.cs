@@ -18,7 +18,7 @@ internal static class CrankStatistics
     public const string EndMarker = "#EndJobStatistics";
     private const string Source = "Ingest.LoadGen";
 
-    public static string Format(LoadResult result)
+    public static string Format(LoadResult result, LossCheck? loss = null)
     {
         var l = result.Latency;
         (string Name, string Aggregate, string Reduce, string Short, string Long, string Format, double Value)[] items =
@@ -36,6 +36,7 @@ internal static class CrankStatistics
             ("http/latency/max", "Max", "Max", "Max latency (ms)", "Max latency (ms)", "n2", l.MaxMs),
             ("http/throughput", "Max", "Sum", "Read throughput (MB/s)", "Read throughput (MB/s)", "n2",
                 result.ElapsedSeconds > 0 ? result.BytesRead / result.ElapsedSeconds / (1024 * 1024) : 0),
+            .. loss is null ? [] : LossItems(loss),
         ];
 
         var timestamp = DateTime.UtcNow;
@@ -76,6 +77,17 @@ internal static class CrankStatistics
         text.AppendLine(EndMarker);
         return text.ToString();
     }
+
+    /// <summary>The loss check as measurements of their own (names under ingest/, not Crank's http/), so a results
+    /// file says whether every acknowledged event was persisted. Summed over load agents, like requests.</summary>
+    private static (string, string, string, string, string, string, double)[] LossItems(LossCheck loss) =>
+    [
+        ("ingest/events/acknowledged", "Max", "Sum", "Events acknowledged", "Events in 2xx-answered requests, warm-up included", "n0", loss.Acknowledged),
+        ("ingest/events/unknown", "Max", "Sum", "Events of unknown outcome", "Events in requests timed out, reset, in flight at the end or answered 504", "n0", loss.Unknown),
+        ("ingest/events/persisted", "Max", "Sum", "Events persisted", "The back-end's persisted total after the run (GET /ingest/stats)", "n0", loss.Persisted),
+        ("ingest/events/lost", "Max", "Sum", "Events lost", "Acknowledged but not persisted: must be 0", "n0", loss.Lost),
+        ("ingest/losscheck", "Max", "Min", "Loss check passed", "1 when every acknowledged event was persisted and nothing unaccounted for", "n0", loss.Passed ? 1 : 0),
+    ];
 
     private static void WriteMetadata(Utf8JsonWriter json, string name, string aggregate, string reduce, string shortDescription, string longDescription, string format)
     {

@@ -13,6 +13,10 @@ internal static class LoadGenCommand
     /// <summary>Exit code: bad command line or options.</summary>
     public const int UsageError = 2;
 
+    /// <summary>Exit code: <c>--loss-check</c> found events acknowledged but not persisted (or persisted with no
+    /// request to account for them), or could not read the back-end's total.</summary>
+    public const int LossCheckFailed = 3;
+
     public static async Task<int> RunAsync(string[] args, TextWriter output, TextWriter error)
     {
         var command = CommandLine.Parse(args);
@@ -72,13 +76,28 @@ internal static class LoadGenCommand
                 }
             }
 
+            LossCheck? loss = null;
+            if (command.LossCheck is { } backEnd)
+            {
+                try
+                {
+                    loss = LossCheck.Of(result, command.EventsPerRequest, await LossCheck.ReadPersistedAsync(backEnd, CancellationToken.None));
+                    await output.WriteLineAsync($"  Loss check    {loss.Describe()}");
+                }
+                catch (Exception exception) when (exception is HttpRequestException or TaskCanceledException or System.Text.Json.JsonException or KeyNotFoundException)
+                {
+                    await error.WriteLineAsync($"error: --loss-check could not read {backEnd}ingest/stats: {exception.Message}");
+                }
+            }
+
             if (command.Crank)
             {
-                await output.WriteAsync(CrankStatistics.Format(result));
+                await output.WriteAsync(CrankStatistics.Format(result, loss));
             }
 
             await output.FlushAsync();
-            return result.Responses > 0 ? Success : NothingMeasured;
+            return command.LossCheck is not null && loss is not { Passed: true } ? LossCheckFailed
+                : result.Responses > 0 ? Success : NothingMeasured;
         }
         finally
         {

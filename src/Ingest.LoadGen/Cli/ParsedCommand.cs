@@ -1,4 +1,12 @@
 namespace Ingest.LoadGen.Cli;
 
 /// <summary>The command line, parsed: the run's options, the CLI-only switches, and what was wrong.</summary>
-internal sealed record ParsedCommand(LoadOptions Options, string? JsonPath, bool Crank, bool Help, IReadOnlyList<string> Errors);
+internal sealed record ParsedCommand(LoadOptions Options, string? JsonPath, bool Crank, bool Help, IReadOnlyList<string> Errors)
+{
+    /// <summary>The Ingest back-end whose persisted total is compared with what this run saw acknowledged
+    /// (<c>--loss-check</c>); null for no check.</summary>
+    public Uri? LossCheck { get; init; }
+
+    /// <summary>Events in each request body (<c>--events-per-request</c>), for the loss check. Defaults to 1.</summary>
+    public int EventsPerRequest { get; init; } = 1;
+}

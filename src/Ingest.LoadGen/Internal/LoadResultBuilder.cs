@@ -17,7 +17,7 @@ internal static class LoadResultBuilder
         var perSecond = new long[seconds];
         var errorsPerSecond = new long[seconds];
         long responses = 0, connect = 0, timeouts = 0, read = 0, write = 0, parse = 0, bytesRead = 0, bytesWritten = 0;
-        long opened = 0, reconnects = 0, closedByServer = 0, warmup = 0, inFlight = 0, due = 0, unsent = 0;
+        long opened = 0, reconnects = 0, closedByServer = 0, warmup = 0, warmupSuccessful = 0, inFlight = 0, due = 0, unsent = 0;
         var first = long.MaxValue;
         var stoppedAt = run.MeasureStart;
         var reason = LoadStopReason.Requests;
@@ -49,6 +49,7 @@ internal static class LoadResultBuilder
             reconnects += s.Reconnects;
             closedByServer += s.ClosedByServer;
             warmup += s.WarmupRequests;
+            warmupSuccessful += s.WarmupSuccessful;
             inFlight += s.InFlightAtEnd;
             due += s.Due;
             unsent += s.Unsent;
@@ -143,6 +144,7 @@ internal static class LoadResultBuilder
                 ? new OpenLoopSummary { Rate = options.Rate!.Value, Due = due, Unsent = unsent, SendDelay = Summarize(sendDelay) }
                 : null,
             WarmupRequests = warmup,
+            WarmupSuccessfulResponses = warmupSuccessful,
             InFlightAtEnd = inFlight,
             FirstResponseMilliseconds = first == long.MaxValue ? null : first * 1000 / frequency,
             Timeline = timeline,

@@ -518,6 +518,11 @@ internal sealed class Worker
         if (due < _run.MeasureStart)
         {
             stats.WarmupRequests++;
+            if (status is >= 200 and < 300)
+            {
+                stats.WarmupSuccessful++;
+            }
+
             return;
         }
 

@@ -35,6 +35,7 @@ internal sealed class WorkerStatistics
     public long Reconnects;
     public long ClosedByServer;
     public long WarmupRequests;
+    public long WarmupSuccessful;
     public long InFlightAtEnd;
     public long Due;
     public long Unsent;
