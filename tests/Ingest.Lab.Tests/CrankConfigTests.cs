@@ -5,8 +5,8 @@ using YamlDotNet.RepresentationModel;
 
 namespace Ingest.Lab.Tests;
 
-/// <summary>The Crank configuration mirrors the lab's catalogue one for one and resolves for every scenario × profile.
-/// (Crank's own tools are not on the package mirror, so its debug mode cannot check it here.)</summary>
+/// <summary>The Crank configuration mirrors the lab's catalogue one for one and resolves for every scenario × profile,
+/// offline (CrankRunTests has Crank itself check and run it where its tools are installed).</summary>
 public sealed class CrankConfigTests
 {
     private static readonly string ConfigPath = Path.Combine(RepositoryLayout.Find().Root, "crank", CrankConfig.FileName);
@@ -54,6 +54,8 @@ public sealed class CrankConfigTests
     [InlineData("      job: ingest-loadgen", "      job: ingest-loadgun", "job 'ingest-loadgun' is not defined")]
     [InlineData("--crank\n", "--crank {% if payload != 'none' %}\n", "unbalanced")]
     [InlineData("localFolder: ../artifacts/crank/go\n", "localFolder: ../artifacts/crank/goo\n", "'../artifacts/crank/goo' neither exists")]
+    [InlineData("        destinationFolder: ''\n", "", "names 'Ingest.BackEnd.dll', which is not where the agent puts the job's files")]
+    [InlineData("arguments: proxy.sh nginx", "arguments: proxi.sh nginx", "names 'proxi.sh', which is not where the agent puts the job's files")]
     public void TheValidatorCatchesWhatCrankWouldRefuse(string find, string replace, string problem)
     {
         var text = File.ReadAllText(ConfigPath);

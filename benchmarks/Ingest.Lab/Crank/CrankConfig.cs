@@ -105,6 +105,7 @@ internal static class CrankConfig
             _ => "none",
         },
         ["contentType"] = load.ContentType,
+        ["eventsPerRequest"] = load.EventsPerRequest.ToString(CultureInfo.InvariantCulture),
     };
 
     private static void WriteScenario(StringBuilder yml, string name, Scenario scenario)
@@ -206,17 +207,24 @@ internal static class CrankConfig
           path: /ingest/event
           payload: classic.json
           contentType: application/json
+          # Events in each request of the payload; the load job compares what it saw acknowledged with what the
+          # back-end persisted (--loss-check) unless it is 0 (no payload, no back-end).
+          eventsPerRequest: '1'
           connections: 50
           pipeline: 1
           warmup: 3
           duration: 15
           targetPort: '{{serverPort}}'
 
+        # Every source unpacks into the job's own folder (destinationFolder: ''), where the agent starts it: by default
+        # the agent unpacks a source into a subfolder named after it, and the relative names below (Ingest.BackEnd.dll,
+        # payloads/..., proxy.sh, the Go and AOT executables) would not be found.
         jobs:
           ingest-backend:
             sources:
               app:
                 localFolder: ../artifacts/crank/Ingest.BackEnd
+                destinationFolder: ''
             executable: '{{dotnetPath}}'
             arguments: >-
               Ingest.BackEnd.dll --urls http://{{backendAddress}}:{{backendPort}}
@@ -241,6 +249,7 @@ internal static class CrankConfig
             sources:
               app:
                 localFolder: ../artifacts/crank/Ingest.FrontEnd
+                destinationFolder: ''
             executable: '{{dotnetPath}}'
             arguments: >-
               Ingest.FrontEnd.dll --urls http://{{serverAddress}}:{{serverPort}}
@@ -268,6 +277,7 @@ internal static class CrankConfig
             sources:
               app:
                 localFolder: ../artifacts/crank/Ingest.BackEnd-aot
+                destinationFolder: ''
             executable: Ingest.BackEnd
             arguments: >-
               --urls http://{{backendAddress}}:{{backendPort}} --Ingest:ApiStyle {{apiStyle}} --Sinks:Default {{sink}}
@@ -279,6 +289,7 @@ internal static class CrankConfig
             sources:
               app:
                 localFolder: ../artifacts/crank/Ingest.FrontEnd-aot
+                destinationFolder: ''
             executable: Ingest.FrontEnd
             arguments: >-
               --urls http://{{serverAddress}}:{{serverPort}} --Forwarding:BackEnds:0 http://{{backendAddress}}:{{backendPort}}
@@ -291,6 +302,7 @@ internal static class CrankConfig
             sources:
               app:
                 localFolder: ../artifacts/crank/go
+                destinationFolder: ''
             executable: ingest-go
             arguments: -role backend -listen {{backendAddress}}:{{backendPort}}
             readyStateText: Application started.
@@ -299,6 +311,7 @@ internal static class CrankConfig
             sources:
               app:
                 localFolder: ../artifacts/crank/go
+                destinationFolder: ''
             executable: ingest-go
             arguments: -role frontend -listen {{serverAddress}}:{{serverPort}} -backends http://{{backendAddress}}:{{backendPort}} -client {{goClient}}
             readyStateText: Application started.
@@ -307,6 +320,7 @@ internal static class CrankConfig
             sources:
               app:
                 localFolder: ../artifacts/crank/go
+                destinationFolder: ''
             executable: ingest-go-fasthttp
             arguments: -listen {{serverAddress}}:{{serverPort}} -backends http://{{backendAddress}}:{{backendPort}}
             readyStateText: Application started.
@@ -315,6 +329,7 @@ internal static class CrankConfig
             sources:
               app:
                 localFolder: jobs
+                destinationFolder: ''
             executable: /bin/bash
             arguments: proxy.sh nginx {{serverAddress}}:{{proxyPort}} {{upstreams}}
             readyStateText: Proxy started.
@@ -323,20 +338,25 @@ internal static class CrankConfig
             sources:
               app:
                 localFolder: jobs
+                destinationFolder: ''
             executable: /bin/bash
             arguments: proxy.sh caddy {{serverAddress}}:{{proxyPort}} {{upstreams}}
             readyStateText: Proxy started.
 
-          # Ingest's own load generator: reports to Crank with the statistics block (--crank).
+          # Ingest's own load generator: reports to Crank with the statistics block (--crank), and after the load reads
+          # the back-end's persisted total: a job that finds an acknowledged event missing exits non-zero, so Crank fails.
           ingest-loadgen:
             sources:
               app:
                 localFolder: ../artifacts/crank/Ingest.LoadGen
+                destinationFolder: ''
             executable: '{{dotnetPath}}'
             arguments: >-
               Ingest.LoadGen.dll --url http://{{serverAddress}}:{{targetPort}}{{path}} -c {{connections}}
               --pipeline {{pipeline}} --warmup {{warmup}}s -d {{duration}}s
-              {% if payload != 'none' %}--body payloads/{{payload}} --content-type {{contentType}}{% endif %} --crank
+              {% if payload != 'none' %}--body payloads/{{payload}} --content-type {{contentType}}{% endif %}
+              {% if eventsPerRequest != '0' %}--loss-check http://{{backendAddress}}:{{backendPort}} --events-per-request {{eventsPerRequest}}{% endif %}
+              --crank
             isConsoleApp: true
             waitForExit: true
 

@@ -7,8 +7,10 @@ namespace Ingest.Lab.Crank;
 /// Checks a Crank configuration the way the controller would load it, for every scenario × profile, without
 /// an agent: every service names a defined job and has an endpoint in the profile, every Liquid variable a
 /// job uses resolves (root &lt; job &lt; scenario &lt; profile, recursively), Liquid tags are balanced, and every
-/// local source folder either exists or is one the publish script creates. Crank's own debug mode would do
-/// this, but its tools are not on this machine's package mirror (docs/dependencies.md).
+/// local source folder either exists or is one the publish script creates, and every file a job names by a
+/// relative path is where the agent will put it: the agent unpacks a source into <c>destinationFolder</c> (by default
+/// a subfolder named after the source) and starts the job from the job's own folder. Crank's debug mode
+/// (<c>crank -d</c>) checks parsing and resolution too, where its tools are installed; this check needs none.
 /// </summary>
 internal static partial class CrankValidator
 {
@@ -32,18 +34,31 @@ internal static partial class CrankValidator
         {
             var job = (YamlMappingNode)jobNode;
             var sources = Child(job, "sources") as YamlMappingNode;
-            foreach (var source in sources?.Children.Values ?? [])
+            var landed = new List<(string Destination, string LocalFolder)>();
+            foreach (var (sourceKey, source) in (IEnumerable<KeyValuePair<YamlNode, YamlNode>>?)sources?.Children ?? [])
             {
                 var local = Scalar(Child((YamlMappingNode)source, "localFolder"));
-                if (local is not null && !Directory.Exists(Path.Combine(folder, local)) && !publishedFolders.Contains(local))
+                if (local is null)
+                {
+                    continue;
+                }
+
+                if (!Directory.Exists(Path.Combine(folder, local)) && !publishedFolders.Contains(local))
                 {
                     problems.Add($"job {jobKey}: source folder '{local}' neither exists nor is built by crank/publish.sh");
                 }
+
+                // Crank's default destination is a folder named after the source.
+                landed.Add((Scalar(Child((YamlMappingNode)source, "destinationFolder")) ?? sourceKey.ToString(), local));
             }
 
             if (Scalar(Child(job, "executable")) is null)
             {
                 problems.Add($"job {jobKey}: no executable");
+            }
+            else
+            {
+                problems.AddRange(CheckPlacement(job, landed, folder, rootVariables).Select(p => $"job {jobKey}: {p}"));
             }
         }
 
@@ -84,6 +99,65 @@ internal static partial class CrankValidator
         }
 
         return problems;
+    }
+
+    /// <summary>
+    /// Every file the job names by a relative path (its executable, and the arguments that look like files:
+    /// <c>Ingest.BackEnd.dll</c>, <c>payloads/classic.json</c>, <c>proxy.sh</c>) must lie inside the folder the job
+    /// runs from once its sources are unpacked; where a source folder exists already, the file must be in it.
+    /// </summary>
+    private static IEnumerable<string> CheckPlacement(YamlMappingNode job, List<(string Destination, string LocalFolder)> landed, string folder, Dictionary<string, string> variables)
+    {
+        var executable = Resolve(Scalar(Child(job, "executable"))!, variables);
+        var arguments = Scalar(Child(job, "arguments")) is { } text ? Resolve(LiquidTag().Replace(text, " "), variables) : "";
+        var files = arguments.Split(' ', StringSplitOptions.RemoveEmptyEntries).Where(LooksLikeFile).ToList();
+        if (!executable.StartsWith('/') && !executable.Contains("{{", StringComparison.Ordinal))
+        {
+            files.Insert(0, executable);
+        }
+
+        foreach (var file in files)
+        {
+            var found = false;
+            foreach (var (destination, local) in landed)
+            {
+                var prefix = destination.Length == 0 ? "" : destination.TrimEnd('/') + "/";
+                if (!file.StartsWith(prefix, StringComparison.Ordinal))
+                {
+                    continue;
+                }
+
+                var source = Path.Combine(folder, local);
+                found = !Directory.Exists(source) || File.Exists(Path.Combine(source, file[prefix.Length..]));
+                if (found)
+                {
+                    break;
+                }
+            }
+
+            if (!found)
+            {
+                var where = string.Join(", ", landed.Select(l => $"'{l.LocalFolder}' into '{(l.Destination.Length == 0 ? "." : l.Destination)}/'"));
+                yield return $"names '{file}', which is not where the agent puts the job's files (it unpacks {(where.Length == 0 ? "nothing" : where)} and runs from the job's folder; set destinationFolder: '' or fix the path)";
+            }
+        }
+    }
+
+    /// <summary>A relative path in an argument: no option, URL, address or leftover template, and a file's extension
+    /// (a media type such as application/json has none).</summary>
+    private static bool LooksLikeFile(string token) =>
+        !token.StartsWith('-') && !token.StartsWith('/') && token.IndexOfAny([':', '=', '{', '}', '\'', ',']) < 0
+        && FileExtension().IsMatch(token);
+
+    /// <summary>A template with the root variables substituted (recursively, as the job's defaults would be).</summary>
+    private static string Resolve(string template, Dictionary<string, string> variables)
+    {
+        for (var depth = 0; depth < 8 && Variable().IsMatch(template); depth++)
+        {
+            template = Variable().Replace(template, m => variables.TryGetValue(m.Groups[1].Value, out var value) ? value : m.Value);
+        }
+
+        return template;
     }
 
     /// <summary>Unresolved variables and unbalanced tags of one template, after resolving variables recursively.</summary>
@@ -182,4 +256,10 @@ internal static partial class CrankValidator
 
     [GeneratedRegex(@"\{%\s*endif\s*%\}")]
     private static partial Regex EndIfTag();
+
+    [GeneratedRegex(@"\{%.*?%\}")]
+    private static partial Regex LiquidTag();
+
+    [GeneratedRegex(@"\.(dll|exe|sh|json|ndjson|yml|conf)$")]
+    private static partial Regex FileExtension();
 }
