@@ -1,34 +1,83 @@
 #!/usr/bin/env bash
-# Runs one scenario of crank/ingest.benchmarks.yml on a local Crank agent bound to loopback, writes the JSON
-# results into crank/results/ (git-ignored), and stops the agent.
-#   crank/run-local.sh <scenario> [extra crank arguments]
+# Runs one scenario of crank/ingest.benchmarks.yml on a Crank agent of its own on 127.0.0.1:5010, writes the JSON
+# results into crank/results/ (git-ignored), stops the agent, and exits with crank's own status.
+#   crank/run-local.sh [--no-publish] <scenario> [extra crank arguments, e.g. --variable duration=5]
+# --no-publish: use what artifacts/crank/ holds already (crank/publish.sh builds it; --aot for the AOT scenarios).
+# crank and crank-agent are found on PATH, in $CRANK_TOOLS, or in ~/.dotnet/tools (dotnet tool install -g).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-scenario=${1:?usage: crank/run-local.sh <scenario> [crank arguments]}
+publish=1
+if [ "${1:-}" = "--no-publish" ]; then publish=0; shift; fi
+scenario=${1:?usage: crank/run-local.sh [--no-publish] <scenario> [crank arguments]}
 shift
+agent_url=http://127.0.0.1:5010
 
-# The Crank tools target net8.0 and this machine has only .NET 10: let them roll forward.
+for dir in "${CRANK_TOOLS:-}" "$HOME/.dotnet/tools"; do
+    [ -n "$dir" ] && [ -d "$dir" ] && PATH="$PATH:$dir"
+done
+# Crank's published tools target net8.0: on a machine with only .NET 10 they must roll forward.
 export DOTNET_ROLL_FORWARD=Major
 if ! command -v crank >/dev/null || ! command -v crank-agent >/dev/null; then
     cat >&2 <<MSG
-crank and crank-agent are not installed, and this machine's package mirror does not have them
-(Microsoft.Crank.Controller / Microsoft.Crank.Agent: see docs/dependencies.md). On a machine that has them:
+crank and crank-agent were not found on PATH, in \$CRANK_TOOLS or in ~/.dotnet/tools. Install them from NuGet:
     dotnet tool install -g Microsoft.Crank.Controller --version 0.2.0-alpha.26316.1
     dotnet tool install -g Microsoft.Crank.Agent --version 0.2.0-alpha.26316.1
+(or build them from https://github.com/dotnet/crank and point CRANK_TOOLS at the folder holding both; docs/crank.md).
 The configuration itself is checked offline by: dotnet run --project benchmarks/Ingest.Lab -- crank --check
 MSG
     exit 3
 fi
 
-bash "$root/crank/publish.sh"
-build=$(mktemp -d)
-crank-agent --url http://127.0.0.1:5010 --hostname localhost --build-path "$build" > "$build/agent.log" 2>&1 &
+if [ "$publish" = 1 ]; then
+    aot=(); case "$scenario" in *aot*) aot=(--aot) ;; esac
+    bash "$root/crank/publish.sh" "${aot[@]}" || { echo "crank/publish.sh failed: nothing was run." >&2; exit 1; }
+fi
+
+# The agent's REST API runs whatever it is sent: loopback only, and never two agents on one port.
+if (exec 3<>/dev/tcp/127.0.0.1/5010) 2>/dev/null; then
+    echo "Something already listens on 127.0.0.1:5010 (another crank-agent?): stop it first." >&2
+    exit 1
+fi
+work=$(mktemp -d)
+crank-agent --url "$agent_url" --hostname localhost --build-path "$work/build" > "$work/agent.log" 2>&1 &
 agent=$!
-trap 'kill $agent 2>/dev/null; wait $agent 2>/dev/null; rm -rf "$build"' EXIT INT TERM
-for _ in $(seq 1 100); do grep -q "Agent ready" "$build/agent.log" && break; sleep 0.2; done
+cleanup() {
+    kill "$agent" 2>/dev/null && wait "$agent" 2>/dev/null
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+ready=0
+for _ in $(seq 1 300); do
+    if grep -q "Agent ready" "$work/agent.log"; then ready=1; break; fi
+    kill -0 "$agent" 2>/dev/null || break
+    sleep 0.2
+done
+if [ "$ready" = 0 ]; then
+    echo "crank-agent did not become ready within 60 s. Its log:" >&2
+    cat "$work/agent.log" >&2
+    exit 1
+fi
 
 mkdir -p "$root/crank/results"
 result="$root/crank/results/$scenario-$(date -u +%Y%m%d-%H%M%S).json"
-crank --config "$root/crank/ingest.benchmarks.yml" --scenario "$scenario" --profile local \
-    --application.selfContained false --json "$result" "$@"
-echo "Results: $result"
+# The controller would make every job self-contained (a runtime download); the apps are framework-dependent.
+services=$(sed -n "/^  $scenario:\$/,/^  [^ ]/p" "$root/crank/ingest.benchmarks.yml" | sed -n 's/^    \([a-z0-9]*\):$/\1/p')
+if [ -z "$services" ]; then
+    echo "No scenario '$scenario' in crank/ingest.benchmarks.yml (dotnet run --project benchmarks/Ingest.Lab -- list)." >&2
+    exit 2
+fi
+framework=()
+for service in $services; do framework+=("--$service.selfContained" false); done
+crank --config "$root/crank/ingest.benchmarks.yml" --scenario "$scenario" --profile local "${framework[@]}" --json "$result" "$@"
+status=$?
+if [ "$status" -eq 0 ] && [ -s "$result" ]; then
+    echo "Results: $result"
+elif [ -s "$result" ]; then
+    echo "crank exited with $status; what it wrote before failing: $result" >&2
+else
+    echo "crank exited with $status and wrote no results." >&2
+    [ "$status" -eq 0 ] && status=1
+fi
+exit "$status"

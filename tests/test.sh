@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test of the repository — the .NET suites and the Go baseline's — and ends with one line:
-#   tests: N passed, N failed
+#   tests: N passed, N failed, N skipped   (each skipped test is listed above it with its reason)
 # It installs what the tests need on a fresh machine (Debian packages) first.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,13 +27,22 @@ done
 
 passed=0
 failed=0
+skipped=0
 for trx in "$results"/dotnet/*.trx; do
     [ -f "$trx" ] || continue
     counters=$(grep -o '<Counters [^>]*>' "$trx" | head -n 1)
-    p=$(echo "$counters" | grep -o 'passed="[0-9]*"' | grep -o '[0-9]*')
-    f=$(echo "$counters" | grep -o 'failed="[0-9]*"' | grep -o '[0-9]*')
+    p=$(echo "$counters" | grep -o ' passed="[0-9]*"' | grep -o '[0-9]*')
+    f=$(echo "$counters" | grep -o ' failed="[0-9]*"' | grep -o '[0-9]*')
     passed=$((passed + ${p:-0}))
     failed=$((failed + ${f:-0}))
+    # A skipped test is never silent: its name and the reason it gave (a tool this machine cannot install).
+    # (The TRX counters leave skips out: notExecuted stays 0.)
+    skips=$(awk '/outcome="NotExecuted"/ { match($0, /testName="[^"]*"/); name = substr($0, RSTART + 10, RLENGTH - 11) }
+         name != "" && /<Message>/ { sub(/.*<Message>/, ""); sub(/<\/Message>.*/, ""); print "SKIPPED " name ": " $0; name = "" }' "$trx")
+    if [ -n "$skips" ]; then
+        echo "$skips"
+        skipped=$((skipped + $(echo "$skips" | wc -l)))
+    fi
 done
 
 # The Go baselines' own tests (unit and end-to-end over loopback): their runner ends "go: N passed, N failed".
@@ -58,5 +67,5 @@ fi
 
 # On a line of its own: progress output above may have left the cursor mid-line.
 echo
-echo "tests: $passed passed, $failed failed"
+echo "tests: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
