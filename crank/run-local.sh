@@ -1,16 +1,38 @@
 #!/usr/bin/env bash
-# Runs one scenario of crank/ingest.benchmarks.yml on a Crank agent of its own on 127.0.0.1:5010, writes the JSON
-# results into crank/results/ (git-ignored), stops the agent, and exits with crank's own status.
-#   crank/run-local.sh [--no-publish] <scenario> [extra crank arguments, e.g. --variable duration=5]
+# Runs scenarios of crank/ingest.benchmarks.yml on a Crank agent of its own on 127.0.0.1:5010, one after another,
+# writes each one's JSON results into crank/results/ (git-ignored), stops the agent, and exits with crank's status
+# (the first non-zero one when several ran).
+#   crank/run-local.sh [--no-publish] <scenario>[,<scenario>...] [extra crank arguments, e.g. --variable duration=5]
+# A scenario may be a shell pattern: 'classic-*', 'transports-*-json-*'.
 # --no-publish: use what artifacts/crank/ holds already (crank/publish.sh builds it; --aot for the AOT scenarios).
 # crank and crank-agent are found on PATH, in $CRANK_TOOLS, or in ~/.dotnet/tools (dotnet tool install -g).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 publish=1
 if [ "${1:-}" = "--no-publish" ]; then publish=0; shift; fi
-scenario=${1:?usage: crank/run-local.sh [--no-publish] <scenario> [crank arguments]}
+patterns=${1:?usage: crank/run-local.sh [--no-publish] <scenario>[,<scenario>...] [crank arguments]}
 shift
 agent_url=http://127.0.0.1:5010
+config="$root/crank/ingest.benchmarks.yml"
+
+# The scenarios asked for, in the file's order; each pattern must match at least one.
+all=$(sed -n '/^scenarios:$/,/^profiles:$/s/^  \([a-z0-9-]*\):$/\1/p' "$config")
+scenarios=()
+IFS=, read -ra wanted <<< "$patterns"
+for pattern in "${wanted[@]}"; do
+    matched=0
+    for name in $all; do
+        # shellcheck disable=SC2053 # the pattern is meant to glob
+        if [[ $name == $pattern ]]; then
+            matched=1
+            [[ " ${scenarios[*]} " == *" $name "* ]] || scenarios+=("$name")
+        fi
+    done
+    if [ "$matched" = 0 ]; then
+        echo "No scenario '$pattern' in crank/ingest.benchmarks.yml (dotnet run --project benchmarks/Ingest.Lab -- list)." >&2
+        exit 2
+    fi
+done
 
 for dir in "${CRANK_TOOLS:-}" "$HOME/.dotnet/tools"; do
     [ -n "$dir" ] && [ -d "$dir" ] && PATH="$PATH:$dir"
@@ -29,7 +51,7 @@ MSG
 fi
 
 if [ "$publish" = 1 ]; then
-    aot=(); case "$scenario" in *aot*) aot=(--aot) ;; esac
+    aot=(); case " ${scenarios[*]}" in *aot*) aot=(--aot) ;; esac
     bash "$root/crank/publish.sh" "${aot[@]}" || { echo "crank/publish.sh failed: nothing was run." >&2; exit 1; }
 fi
 
@@ -61,23 +83,24 @@ if [ "$ready" = 0 ]; then
 fi
 
 mkdir -p "$root/crank/results"
-result="$root/crank/results/$scenario-$(date -u +%Y%m%d-%H%M%S).json"
-# The controller would make every job self-contained (a runtime download); the apps are framework-dependent.
-services=$(sed -n "/^  $scenario:\$/,/^  [^ ]/p" "$root/crank/ingest.benchmarks.yml" | sed -n 's/^    \([a-z0-9]*\):$/\1/p')
-if [ -z "$services" ]; then
-    echo "No scenario '$scenario' in crank/ingest.benchmarks.yml (dotnet run --project benchmarks/Ingest.Lab -- list)." >&2
-    exit 2
-fi
-framework=()
-for service in $services; do framework+=("--$service.selfContained" false); done
-crank --config "$root/crank/ingest.benchmarks.yml" --scenario "$scenario" --profile local "${framework[@]}" --json "$result" "$@"
-status=$?
-if [ "$status" -eq 0 ] && [ -s "$result" ]; then
-    echo "Results: $result"
-elif [ -s "$result" ]; then
-    echo "crank exited with $status; what it wrote before failing: $result" >&2
-else
-    echo "crank exited with $status and wrote no results." >&2
-    [ "$status" -eq 0 ] && status=1
-fi
-exit "$status"
+final=0
+for scenario in "${scenarios[@]}"; do
+    result="$root/crank/results/$scenario-$(date -u +%Y%m%d-%H%M%S).json"
+    # The controller would make every job self-contained (a runtime download); the apps are framework-dependent.
+    framework=()
+    for service in $(sed -n "/^  $scenario:\$/,/^  [^ ]/p" "$config" | sed -n 's/^    \([a-z0-9]*\):$/\1/p'); do
+        framework+=("--$service.selfContained" false)
+    done
+    crank --config "$config" --scenario "$scenario" --profile local "${framework[@]}" --json "$result" "$@"
+    status=$?
+    if [ "$status" -eq 0 ] && [ -s "$result" ]; then
+        echo "Results: $result"
+    elif [ -s "$result" ]; then
+        echo "$scenario: crank exited with $status; what it wrote before failing: $result" >&2
+    else
+        echo "$scenario: crank exited with $status and wrote no results." >&2
+        [ "$status" -eq 0 ] && status=1
+    fi
+    [ "$final" -eq 0 ] && final=$status
+done
+exit "$final"
