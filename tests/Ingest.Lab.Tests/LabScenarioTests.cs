@@ -7,7 +7,8 @@ namespace Ingest.Lab.Tests;
 
 /// <summary>The lab end to end on real processes: a tiny scenario writes real results, and the loss check and
 /// the failure paths do what the report promises.</summary>
-public sealed class LabScenarioTests(LabFixture lab) : IClassFixture<LabFixture>
+[Collection(LabProcesses.Name)]
+public sealed class LabScenarioTests(LabFixture lab)
 {
     private static readonly LabOptions Tiny = new()
     {
