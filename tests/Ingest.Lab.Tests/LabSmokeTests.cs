@@ -1,6 +1,5 @@
 using Ingest.Lab.Catalogue;
 using Ingest.Lab.Results;
-using Ingest.Lab.Running;
 
 namespace Ingest.Lab.Tests;
 
@@ -19,7 +18,7 @@ public sealed class LabSmokeTests(LabFixture lab)
     public async Task EveryWayOfStartingOfTheSetStartsServesAndLosesNothing(string set)
     {
         var options = LabOptions.SmokeDefaults with { Sets = [set], Install = false };
-        var runner = new ScenarioRunner(lab.Artifacts, lab.LoadGenerator, null, options, Pinning.None, lab.Output);
+        var runner = lab.Runner(options);
         var problems = new List<string>();
 
         foreach (var scenario in StartUpSignature.OnePerSignature(ScenarioCatalogue.InSet(set)))
