@@ -44,10 +44,31 @@ internal sealed record LabOptions
     /// <summary>Install missing Debian packages (wrk, golang-go, fasthttp, nginx, caddy, clang) when possible. Defaults to on.</summary>
     public bool Install { get; init; } = true;
 
+    /// <summary>Run only one scenario per way of starting (<see cref="Catalogue.StartUpSignature"/>) of each chosen set.
+    /// Defaults to off.</summary>
+    public bool Smoke { get; init; }
+
+    /// <summary>What <c>--smoke</c> means, before any other flag: a check that every chosen set can start here, not a
+    /// measurement. One repeat of a second, no warm-up, and a request bound so that a fast service does not spend the
+    /// second either; the tests run exactly this over every set (tests/Ingest.Lab.Tests).</summary>
+    public static readonly LabOptions SmokeDefaults = new()
+    {
+        Smoke = true,
+        Repeats = 1,
+        Warmup = TimeSpan.Zero,
+        WarmupLimit = TimeSpan.Zero,
+        Duration = TimeSpan.FromSeconds(1),
+        Requests = SmokeRequests,
+    };
+
+    /// <summary>Enough requests to reach every connection of the widest smoke scenario (256) and to count a loss.</summary>
+    private const int SmokeRequests = 500;
+
     public static (LabOptions? Options, IReadOnlyList<string> Errors) Parse(IReadOnlyList<string> args)
     {
         var errors = new List<string>();
-        var options = new LabOptions();
+        // --smoke sets the defaults the other flags start from, wherever it stands: `--duration 2 --smoke` keeps 2 s.
+        var options = args.Contains("--smoke") ? SmokeDefaults : new LabOptions();
         for (var i = 0; i < args.Count; i++)
         {
             string Value()
@@ -65,8 +86,11 @@ internal sealed record LabOptions
             {
                 case "--set":
                 case "--sets":
-                    options = options with { Sets = [.. Value().Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)] };
+                    var sets = Value().Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+                    options = options with { Sets = sets.Contains(Catalogue.ScenarioCatalogue.AllSets) ? Catalogue.ScenarioCatalogue.Sets : sets };
                     break;
+                case "--smoke":
+                    break; // applied before the loop
                 case "--filter":
                     options = options with { Filter = Value() };
                     break;
@@ -111,7 +135,7 @@ internal sealed record LabOptions
         {
             if (!Catalogue.ScenarioCatalogue.Sets.Contains(set))
             {
-                errors.Add($"--set: unknown scenario set '{set}'. Known sets: {string.Join(", ", Catalogue.ScenarioCatalogue.Sets)} (see 'list').");
+                errors.Add($"--set: unknown scenario set '{set}'. Known sets: {string.Join(", ", Catalogue.ScenarioCatalogue.Sets)}, or {Catalogue.ScenarioCatalogue.AllSets} (see 'list').");
             }
         }
 

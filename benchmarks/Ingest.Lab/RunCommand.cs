@@ -14,9 +14,13 @@ internal sealed class RunCommand(RepositoryLayout layout, TextWriter output)
 {
     public async Task<int> RunAsync(LabOptions options, string commandLine, CancellationToken cancellationToken)
     {
-        var scenarios = options.Sets.SelectMany(ScenarioCatalogue.InSet)
-            .Where(s => options.Filter is null || s.Name.Contains(options.Filter, StringComparison.OrdinalIgnoreCase))
-            .ToList();
+        IReadOnlyList<Scenario> scenarios = [.. options.Sets.SelectMany(ScenarioCatalogue.InSet)
+            .Where(s => options.Filter is null || s.Name.Contains(options.Filter, StringComparison.OrdinalIgnoreCase))];
+        if (options.Smoke)
+        {
+            scenarios = StartUpSignature.OnePerSignature(scenarios);
+        }
+
         if (scenarios.Count == 0)
         {
             output.WriteLine($"No scenario in {string.Join(", ", options.Sets)} matches '{options.Filter}'.");
@@ -27,7 +31,7 @@ internal sealed class RunCommand(RepositoryLayout layout, TextWriter output)
         var runId = startedAt.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture);
         var folder = Path.Combine(options.Output ?? layout.Results, runId);
         Directory.CreateDirectory(folder);
-        output.WriteLine($"Ingest lab: {scenarios.Count} scenarios ({string.Join(", ", options.Sets)}), {options.Repeats} x {options.Duration.TotalSeconds:0.#} s each after a warm-up of {options.Warmup.TotalSeconds:0.#} s, longer while the services still get faster (at most {options.WarmupLimit.TotalSeconds:0.#} s)");
+        output.WriteLine($"Ingest lab{(options.Smoke ? " smoke (one scenario per way of starting)" : "")}: {scenarios.Count} scenarios ({string.Join(", ", options.Sets)}), {options.Repeats} x {options.Duration.TotalSeconds:0.#} s each after a warm-up of {options.Warmup.TotalSeconds:0.#} s, longer while the services still get faster (at most {options.WarmupLimit.TotalSeconds:0.#} s)");
         output.WriteLine($"  results: {folder}");
 
         if (options.Install)

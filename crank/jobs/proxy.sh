@@ -39,14 +39,17 @@ $servers        keepalive 512;
 CONF
     nginx -p "$here/nginx" -c "$here/nginx/nginx.conf" -e "$here/nginx/error.log" &
 else
+    # Only directives Caddy 2.6 (Debian 12) knows: it refuses a whole Caddyfile for one it does not (persist_config
+    # is newer), so the copy of the configuration Caddy saves on load lands in caddy/caddy/autosave.json, in the job's
+    # folder like the rest of its state. `bind`: listen on that address only, as nginx's `listen` does.
     mkdir -p caddy
     cat > caddy/Caddyfile <<CONF
 {
     admin off
     auto_https off
-    persist_config off
 }
 http://$listen {
+    bind ${listen%:*}
     reverse_proxy ${upstreams//,/ }
 }
 CONF

@@ -26,5 +26,8 @@ public sealed class LabFixture : IDisposable
 
     public string Output { get; }
 
+    /// <summary>Runs scenarios on this fixture's published programs, not pinned, results under <see cref="Output"/>.</summary>
+    internal ScenarioRunner Runner(LabOptions options) => new(Artifacts, LoadGenerator, null, options, Pinning.None, Output);
+
     public void Dispose() => Directory.Delete(Output, recursive: true);
 }

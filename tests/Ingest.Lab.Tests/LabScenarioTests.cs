@@ -7,7 +7,8 @@ namespace Ingest.Lab.Tests;
 
 /// <summary>The lab end to end on real processes: a tiny scenario writes real results, and the loss check and
 /// the failure paths do what the report promises.</summary>
-public sealed class LabScenarioTests(LabFixture lab) : IClassFixture<LabFixture>
+[Collection(LabProcesses.Name)]
+public sealed class LabScenarioTests(LabFixture lab)
 {
     private static readonly LabOptions Tiny = new()
     {
@@ -92,7 +93,7 @@ public sealed class LabScenarioTests(LabFixture lab) : IClassFixture<LabFixture>
         var scenario = ScenarioCatalogue.InSet("smoke")[0] with { Name = "dropping" };
         scenario = scenario with { BackEnd = scenario.BackEnd!.With(("Faults:DropOneIn", "1000")), Load = scenario.Load with { Connections = 8 } };
 
-        var result = await Runner(Tiny with { Requests = 1500, Warmup = TimeSpan.Zero }).RunAsync(scenario, _ => { }, CancellationToken.None);
+        var result = await lab.Runner(Tiny with { Requests = 1500, Warmup = TimeSpan.Zero }).RunAsync(scenario, _ => { }, CancellationToken.None);
 
         Assert.Equal(ScenarioStatus.Failed, result.Status);
         Assert.NotNull(result.Loss);
@@ -108,7 +109,7 @@ public sealed class LabScenarioTests(LabFixture lab) : IClassFixture<LabFixture>
         var scenario = ScenarioCatalogue.InSet("smoke")[0] with { Name = "misconfigured" };
         scenario = scenario with { FrontEnd = scenario.FrontEnd.With(("Forwarding:TimeoutMilliseconds", "0")) };
 
-        var result = await Runner(Tiny).RunAsync(scenario, _ => { }, CancellationToken.None);
+        var result = await lab.Runner(Tiny).RunAsync(scenario, _ => { }, CancellationToken.None);
 
         Assert.Equal(ScenarioStatus.Failed, result.Status);
         Assert.Contains("Forwarding:TimeoutMilliseconds = 0 is outside", result.Reason, StringComparison.Ordinal);
@@ -139,7 +140,4 @@ public sealed class LabScenarioTests(LabFixture lab) : IClassFixture<LabFixture>
 
     private static HashSet<string> LabStoreDirectories() =>
         [.. Directory.GetDirectories(Path.GetTempPath(), "ingest-lab-*")];
-
-    private ScenarioRunner Runner(LabOptions options) =>
-        new(lab.Artifacts, lab.LoadGenerator, null, options, Pinning.None, lab.Output);
 }

@@ -75,6 +75,44 @@ public sealed class LabUnitTests
         Assert.Contains("prometheus", packages);
     }
 
+    [Fact]
+    public void TheSmokeStartsEveryWayOfStartingOncePerSet()
+    {
+        var smoke = StartUpSignature.OnePerSignature(ScenarioCatalogue.All);
+
+        // Every signature of every set is there, once: the smoke starts everything the full sets start.
+        var signatures = ScenarioCatalogue.All.Select(s => (s.Set, StartUpSignature.Of(s))).ToHashSet();
+        Assert.True(signatures.SetEquals(smoke.Select(s => (s.Set, StartUpSignature.Of(s)))));
+        Assert.Equal(signatures.Count, smoke.Count);
+        Assert.Equal(ScenarioCatalogue.Sets, smoke.Select(s => s.Set).Distinct());
+
+        // What a fresh machine broke: a Go front-end with no back-end, Caddy, and Native AOT are each started.
+        Assert.Contains(smoke, s => s.Set == "micro-endpoints" && s.FrontEnd.Implementation == Implementation.GoNetHttp && s.BackEnd is null);
+        Assert.Contains(smoke, s => s.Set == "proxy" && s.FrontDoor == FrontDoor.Caddy && s.BackEnd is null);
+        Assert.Contains(smoke, s => s.Set == "proxy" && s.FrontDoor == FrontDoor.Caddy && s.BackEnd is not null);
+        Assert.Contains(smoke, s => s.Set == "aot" && s.FrontEnd.NativeAot && s.BackEnd!.NativeAot);
+        Assert.Equal(4, smoke.Count(s => s.Set == "transports" && s.BackEnd is not null));
+
+        // Scenarios that start alike are started once; the one that needs 15 s of warm-up gives way to one that does not.
+        Assert.Single(smoke, s => s.Set == "serializers");
+        Assert.Equal(["aspnet-factory-c50", "go-nethttp-c50", "go-fasthttp-c50"], smoke.Where(s => s.Set == "classic").Select(s => s.Name));
+        Assert.All(smoke, s => Assert.Equal(TimeSpan.Zero, s.MinimumWarmup));
+    }
+
+    [Fact]
+    public void SmokeOptionsAreShortDefaultsThatOtherFlagsStillOverrideWhereverTheyStand()
+    {
+        var (options, errors) = LabOptions.Parse(["--duration", "2", "--set", "all", "--smoke"]);
+
+        Assert.Empty(errors);
+        Assert.True(options!.Smoke);
+        Assert.Equal(ScenarioCatalogue.Sets, options.Sets);
+        Assert.Equal(TimeSpan.FromSeconds(2), options.Duration);
+        Assert.Equal(LabOptions.SmokeDefaults.Requests, options.Requests);
+        Assert.Equal((1, TimeSpan.Zero), (options.Repeats, options.Warmup));
+        Assert.False(LabOptions.Parse(["--set", "all"]).Options!.Smoke);
+    }
+
     [Theory]
     [InlineData(new[] { "--set", "nope" }, "--set: unknown scenario set 'nope'")]
     [InlineData(new[] { "--repeat", "0" }, "--repeat expects a whole number above 0")]

@@ -8,6 +8,9 @@ internal static class ScenarioCatalogue
 {
     public const string DefaultSet = "classic";
 
+    /// <summary>What <c>--set</c> takes for every set.</summary>
+    public const string AllSets = "all";
+
     private const string IngestPath = "/ingest/event";
 
     /// <summary>Connection counts of the 2016 experiment: ab -c 50, and the c=300 second pass.</summary>

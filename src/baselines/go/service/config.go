@@ -59,8 +59,12 @@ const (
 const (
 	DefaultFrontEndListen = "127.0.0.1:5000"
 	DefaultBackEndListen  = "127.0.0.1:5001"
-	DefaultTimeoutMS      = 5000
-	DefaultMaxBodyBytes   = 1 << 20
+	// DefaultBackEnds is where a front-end forwards when -backends is not given: the default back-end's
+	// address, as the .NET front-end's Forwarding:BackEnds in its appsettings.json. A front-end that only serves
+	// the reference endpoints (/plaintext, /json, /api/values) then starts with no flag, as the .NET one does.
+	DefaultBackEnds     = "http://" + DefaultBackEndListen
+	DefaultTimeoutMS    = 5000
+	DefaultMaxBodyBytes = 1 << 20
 	// At least the most connections the lab drives (300), so the pooled client never closes a connection for want
 	// of an idle slot, as .NET's pool (unbounded by default) never does. 100 made Go churn connections at c=300.
 	DefaultMaxIdlePerHost  = 1024
@@ -119,7 +123,7 @@ func Parse(program string, stack Stack, args []string, stderr io.Writer) (*Confi
 	}
 	fs.StringVar(&role, "role", string(FrontEnd), roleHelp)
 	fs.StringVar(&listen, "listen", "", "address to listen on, host:port (port 0: any free port, printed at start); defaults to "+DefaultFrontEndListen+" for a front-end, "+DefaultBackEndListen+" for a back-end")
-	fs.StringVar(&backends, "backends", "", "front-end: comma-separated back-end base URLs (http://host:port); every event goes to each of them")
+	fs.StringVar(&backends, "backends", DefaultBackEnds, "front-end: comma-separated back-end base URLs (http://host:port); every event goes to each of them")
 	clientHelp := "front-end: pooled (one shared client) or per-request (a new transport per forward, keep-alive off)"
 	if stack == FastHTTP {
 		clientHelp = "front-end: only pooled (a fasthttp.HostClient per back-end)"
@@ -220,7 +224,7 @@ func (c *Config) validate(set map[string]bool, backends string, timeoutMS, delay
 		return fmt.Errorf("-max-batch-events %d: use 1 or more", c.MaxBatchEvents)
 	}
 	if strings.TrimSpace(backends) == "" {
-		return errors.New("-backends is required for a front-end: give the back-end base URLs, e.g. -backends http://127.0.0.1:5001")
+		return errors.New("-backends is empty: give the back-end base URLs, e.g. -backends " + DefaultBackEnds + ", or leave the flag out for that default")
 	}
 	for _, raw := range strings.Split(backends, ",") {
 		target, err := parseBackEnd(strings.TrimSpace(raw))

@@ -32,13 +32,30 @@ func TestParseAppliesDefaultsPerRole(t *testing.T) {
 	}
 }
 
+func TestAFrontEndWithoutBackendsForwardsToTheDefaultBackEndAsDotNetDoes(t *testing.T) {
+	// The .NET front-end's appsettings.json forwards to http://127.0.0.1:5001, the back-end's default address.
+	for _, stack := range []Stack{NetHTTP, FastHTTP} {
+		c, err := Parse("test", stack, []string{}, io.Discard)
+		if err != nil {
+			t.Fatalf("%v: %v", stack, err)
+		}
+		if len(c.BackEnds) != 1 || c.BackEnds[0].URL != "http://127.0.0.1:5001/ingest/data" || c.BackEnds[0].Host != DefaultBackEndListen {
+			t.Fatalf("%v: %+v", stack, c.BackEnds)
+		}
+	}
+	// The default belongs to the front-end: a back-end still starts without it and refuses the flag.
+	if b, err := Parse("test", NetHTTP, []string{"-role", "backend"}, io.Discard); err != nil || len(b.BackEnds) != 0 {
+		t.Fatalf("%+v %v", b, err)
+	}
+}
+
 func TestParseRejectsWhatCannotWorkNamingTheFlag(t *testing.T) {
 	cases := []struct {
 		stack Stack
 		args  []string
 		flag  string
 	}{
-		{NetHTTP, []string{}, "-backends"},
+		{NetHTTP, []string{"-backends", " "}, "-backends"},
 		{NetHTTP, []string{"-backends", "https://x:1"}, "-backends"},
 		{NetHTTP, []string{"-backends", "http://x:1/api"}, "-backends"},
 		{NetHTTP, []string{"-backends", "http://x:1,"}, "-backends"},

@@ -59,7 +59,7 @@ func TestCommandLinesThatCannotWorkExitWith2(t *testing.T) {
 	cases := map[string][]string{
 		"-role":              {"-role", "backend"},
 		"-client":            {"-backends", "http://127.0.0.1:1", "-client", "per-request"},
-		"-backends":          {},
+		"-backends":          {"-backends", ""},
 		"-max-idle-per-host": {"-backends", "http://127.0.0.1:1", "-max-idle-per-host", "100"},
 	}
 	for want, args := range cases {

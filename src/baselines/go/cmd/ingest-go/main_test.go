@@ -61,7 +61,7 @@ func TestInFlightRequestsFinishDuringShutdown(t *testing.T) {
 
 func TestCommandLinesThatCannotWorkExitWith2(t *testing.T) {
 	cases := map[string][]string{
-		"-backends":    {"-role", "frontend"},
+		"-backends":    {"-role", "frontend", "-backends", ""},
 		"-client":      {"-backends", "http://127.0.0.1:1", "-client", "static"},
 		"-drop-one-in": {"-backends", "http://127.0.0.1:1", "-drop-one-in", "3"},
 		"not defined":  {"-no-such-flag"},

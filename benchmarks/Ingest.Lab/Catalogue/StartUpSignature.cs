@@ -1,0 +1,32 @@
+namespace Ingest.Lab.Catalogue;
+
+/// <summary>
+/// How a scenario's processes come up: which programs (and how they are built), behind which front door, how many
+/// front-end instances, with which stores, on which Kestrel transport. Two scenarios with the same signature start
+/// the same way and differ only in what their programs read once they run (serializer, API style, GC mode, load),
+/// so a smoke run that starts one of them has checked that the other can start too.
+/// </summary>
+internal sealed record StartUpSignature(string FrontEnd, string BackEnd, FrontDoor FrontDoor, int FrontEndInstances, string Stores)
+{
+    /// <summary>The setting that picks a .NET service's transport: each transport loads its own native pieces.</summary>
+    private const string TransportKey = "Kestrel:Transport";
+
+    public static StartUpSignature Of(Scenario scenario) => new(
+        Service(scenario.FrontEnd),
+        scenario.BackEnd is { } backEnd ? Service(backEnd) : "none",
+        scenario.FrontDoor,
+        scenario.FrontEndInstances,
+        string.Join(",", scenario.Stores));
+
+    /// <summary>What a smoke run (<c>run --smoke</c>) starts: of each set, one scenario per signature, the first in catalogue
+    /// order among those with the shortest minimum warm-up (the blocking client strategy serves nothing for seconds
+    /// after it starts, and starts like its set's other scenarios).</summary>
+    public static IReadOnlyList<Scenario> OnePerSignature(IEnumerable<Scenario> scenarios) =>
+        [.. scenarios
+            .GroupBy(s => (s.Set, Of(s)))
+            .Select(g => g.OrderBy(s => s.MinimumWarmup).First())];
+
+    private static string Service(ServiceSpec spec) =>
+        spec.Implementation + (spec.NativeAot ? " AOT" : "")
+        + (spec.Settings.TryGetValue(TransportKey, out var transport) ? " " + transport : "");
+}
