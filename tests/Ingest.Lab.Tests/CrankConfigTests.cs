@@ -76,7 +76,7 @@ public sealed class CrankConfigTests
     public void AProfileWithoutAnEndpointForAServiceIsRefused()
     {
         var text = File.ReadAllText(ConfigPath);
-        var cut = text.Replace("      load:\n        endpoints:\n          - http://load-host:5010\n", "", StringComparison.Ordinal);
+        var cut = text.Replace("      load:\n        endpoints: []\n", "", StringComparison.Ordinal);
         Assert.NotEqual(text, cut);
         var broken = Path.Combine(Path.GetDirectoryName(ConfigPath)!, $"broken-{Guid.NewGuid():N}.yml");
         try
@@ -88,6 +88,16 @@ public sealed class CrankConfigTests
         {
             File.Delete(broken);
         }
+    }
+
+    [Fact]
+    public void TheRemoteProfileLeavesEveryAgentUrlToTheCommandLine()
+    {
+        // Crank adds --<service>.endpoints to the profile's list and probes every URL in it: a placeholder host
+        // in the profile would fail every remote run.
+        var text = File.ReadAllText(ConfigPath);
+        var remote = text[text.IndexOf("\n  remote:\n", StringComparison.Ordinal)..];
+        Assert.DoesNotContain("http://", remote, StringComparison.Ordinal);
     }
 
     [Fact]

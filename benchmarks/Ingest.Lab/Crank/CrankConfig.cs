@@ -390,33 +390,29 @@ internal static class CrankConfig
                 endpoints:
                   - http://127.0.0.1:5010
 
-          # Application, back-end and load on three machines. Set the addresses the services listen on and the
-          # agents' URLs on the command line (docs/remote-agents.md):
+          # Application, back-end and load on separate machines. Crank adds the agents' URLs given on the command
+          # line to the profile's own and probes every one before it starts, so this profile names each agent with
+          # no URL and the command line gives them all (docs/remote-agents.md; crank/run-netns.sh does it on one machine):
           #   --variable serverAddress=<application host IP> --variable backendAddress=<back-end host IP>
           #   --application.endpoints http://<application host>:5010 --backend.endpoints http://<back-end host>:5010
-          #   --load.endpoints http://<load host>:5010
+          #   --load.endpoints http://<load host>:5010, and --application2.endpoints, --application3.endpoints,
+          #   --proxy.endpoints for the scenarios that have those services (Crank refuses them for the others)
           remote:
             variables:
               serverAddress: application-host
               backendAddress: backend-host
             jobs:
               backend:
-                endpoints:
-                  - http://backend-host:5010
+                endpoints: []
               application:
-                endpoints:
-                  - http://application-host:5010
+                endpoints: []
               application2:
-                endpoints:
-                  - http://application-host:5010
+                endpoints: []
               application3:
-                endpoints:
-                  - http://application-host:5010
+                endpoints: []
               proxy:
-                endpoints:
-                  - http://application-host:5010
+                endpoints: []
               load:
-                endpoints:
-                  - http://load-host:5010
+                endpoints: []
         """;
 }

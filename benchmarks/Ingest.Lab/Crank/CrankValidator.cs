@@ -5,8 +5,9 @@ namespace Ingest.Lab.Crank;
 
 /// <summary>
 /// Checks a Crank configuration the way the controller would load it, for every scenario × profile, without
-/// an agent: every service names a defined job and has an endpoint in the profile, every Liquid variable a
-/// job uses resolves (root &lt; job &lt; scenario &lt; profile, recursively), Liquid tags are balanced, and every
+/// an agent: every service names a defined job and has an endpoint in the profile (or <c>endpoints: []</c>, left to
+/// the command line), every Liquid variable a job uses resolves (root &lt; job &lt; scenario &lt; profile,
+/// recursively), Liquid tags are balanced, and every
 /// local source folder either exists or is one the publish script creates, and every file a job names by a
 /// relative path is where the agent will put it: the agent unpacks a source into <c>destinationFolder</c> (by default
 /// a subfolder named after the source) and starts the job from the job's own folder. Crank's debug mode
@@ -80,8 +81,10 @@ internal static partial class CrankValidator
                         continue;
                     }
 
-                    if (profileJobs is null || Child(profileJobs, serviceKey.ToString()) is not YamlMappingNode endpoints
-                        || Child(endpoints, "endpoints") is not YamlSequenceNode { Children.Count: > 0 })
+                    // An empty list (`endpoints: []`) leaves the URL to the command line, as the remote profile does:
+                    // Crank adds --<service>.endpoints to the profile's list, and refuses a service the profile lacks.
+                    if (profileJobs is null || Child(profileJobs, serviceKey.ToString()) is not YamlMappingNode agent
+                        || Child(agent, "endpoints") is not YamlSequenceNode)
                     {
                         problems.Add($"{where}: the profile gives no endpoint for '{serviceKey}'");
                     }
