@@ -34,21 +34,8 @@ for pattern in "${wanted[@]}"; do
     fi
 done
 
-for dir in "${CRANK_TOOLS:-}" "$HOME/.dotnet/tools"; do
-    [ -n "$dir" ] && [ -d "$dir" ] && PATH="$PATH:$dir"
-done
-# Crank's published tools target net8.0: on a machine with only .NET 10 they must roll forward.
-export DOTNET_ROLL_FORWARD=Major
-if ! command -v crank >/dev/null || ! command -v crank-agent >/dev/null; then
-    cat >&2 <<MSG
-crank and crank-agent were not found on PATH, in \$CRANK_TOOLS or in ~/.dotnet/tools. Install them from NuGet:
-    dotnet tool install -g Microsoft.Crank.Controller --version 0.2.0-alpha.26316.1
-    dotnet tool install -g Microsoft.Crank.Agent --version 0.2.0-alpha.26316.1
-(or build them from https://github.com/dotnet/crank and point CRANK_TOOLS at the folder holding both; docs/crank.md).
-The configuration itself is checked offline by: dotnet run --project benchmarks/Ingest.Lab -- crank --check
-MSG
-    exit 3
-fi
+source "$root/crank/lib.sh"
+crank_find_tools || exit
 
 if [ "$publish" = 1 ]; then
     aot=(); case " ${scenarios[*]}" in *aot*) aot=(--aot) ;; esac
@@ -61,26 +48,15 @@ if (exec 3<>/dev/tcp/127.0.0.1/5010) 2>/dev/null; then
     exit 1
 fi
 work=$(mktemp -d)
-crank-agent --url "$agent_url" --hostname localhost --build-path "$work/build" > "$work/agent.log" 2>&1 &
-agent=$!
+CRANK_AGENT_PID=
 cleanup() {
-    kill "$agent" 2>/dev/null && wait "$agent" 2>/dev/null
+    [ -n "$CRANK_AGENT_PID" ] && crank_stop_agent "$CRANK_AGENT_PID"
     rm -rf "$work"
 }
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-ready=0
-for _ in $(seq 1 300); do
-    if grep -q "Agent ready" "$work/agent.log"; then ready=1; break; fi
-    kill -0 "$agent" 2>/dev/null || break
-    sleep 0.2
-done
-if [ "$ready" = 0 ]; then
-    echo "crank-agent did not become ready within 60 s. Its log:" >&2
-    cat "$work/agent.log" >&2
-    exit 1
-fi
+crank_start_agent "$agent_url" "$work/agent.log" "" --hostname localhost || exit 1
 
 mkdir -p "$root/crank/results"
 final=0

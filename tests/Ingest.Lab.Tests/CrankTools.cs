@@ -1,8 +1,8 @@
 namespace Ingest.Lab.Tests;
 
 /// <summary>
-/// Where Crank's controller and agent are on this machine, looked for as crank/run-local.sh looks: on PATH, in
-/// $CRANK_TOOLS, in ~/.dotnet/tools (dotnet tool install -g). They are not on the package mirror: a machine has
+/// Where Crank's controller and agent are on this machine, looked for as crank/lib.sh looks: on PATH, then in
+/// $CRANK_TOOLS, then in ~/.dotnet/tools (dotnet tool install -g). They are not on the package mirror: a machine has
 /// them only when someone installed them (docs/crank.md), so tests that need them say so when they are missing.
 /// </summary>
 internal static class CrankTools
@@ -19,7 +19,7 @@ internal static class CrankTools
     private static string? Find()
     {
         var candidates = (Environment.GetEnvironmentVariable("PATH") ?? "").Split(':', StringSplitOptions.RemoveEmptyEntries)
-            .Prepend(Environment.GetEnvironmentVariable("CRANK_TOOLS") ?? "")
+            .Append(Environment.GetEnvironmentVariable("CRANK_TOOLS") ?? "")
             .Append(Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.UserProfile), ".dotnet", "tools"));
         return candidates.FirstOrDefault(dir => dir.Length > 0 && File.Exists(Path.Combine(dir, "crank")) && File.Exists(Path.Combine(dir, "crank-agent")));
     }
