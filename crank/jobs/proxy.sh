@@ -6,6 +6,11 @@ set -euo pipefail
 kind=$1 listen=$2 upstreams=$3
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here"
+# Say why the scenario cannot run on this agent, rather than failing on a missing command.
+if ! command -v "$kind" >/dev/null; then
+    echo "$kind is not installed on this agent's machine: install it (Debian: apt-get install $kind) to run this scenario." >&2
+    exit 1
+fi
 
 if [ "$kind" = nginx ]; then
     servers=""
