@@ -1,8 +1,10 @@
 using Ingest.Core.Contract;
+using Ingest.Core.Events;
 using Ingest.Core.Parsing;
 using Ingest.Core.Problems;
 using Ingest.Core.Sinks;
 using Ingest.Hosting.Internal;
+using Ingest.Hosting.Metrics;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
@@ -47,22 +49,24 @@ public sealed partial class BackEndHandler(
 
     internal async ValueTask<Outcome> PersistAsync(ParsedRequest parsed, string? idempotencyKey, CancellationToken cancellationToken)
     {
-        if (parsed.Problem is { } rejected)
-        {
-            return rejected;
-        }
+        var outcome = parsed.Problem is { } rejected ? rejected : await PersistEventsAsync(parsed.Events, idempotencyKey, cancellationToken);
+        IngestCounters.Log.Answered(outcome);
+        return outcome;
+    }
 
+    private async ValueTask<Outcome> PersistEventsAsync(List<IngestEvent> events, string? idempotencyKey, CancellationToken cancellationToken)
+    {
         // Counted before persisting: an injected fault may drop events, but the caller is told what it sent.
-        var count = parsed.Events.Count;
+        var count = events.Count;
         try
         {
             if (idempotencyKey is { Length: > 0 and <= MaxKeyLength })
             {
-                await idempotency.RunOnceAsync(idempotencyKey, token => persister.PersistAsync(parsed.Events, token), cancellationToken);
+                await idempotency.RunOnceAsync(idempotencyKey, token => persister.PersistAsync(events, token), cancellationToken);
             }
             else
             {
-                await persister.PersistAsync(parsed.Events, cancellationToken);
+                await persister.PersistAsync(events, cancellationToken);
             }
         }
         catch (StoreUnavailableException ex)

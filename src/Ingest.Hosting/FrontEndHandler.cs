@@ -3,6 +3,7 @@ using Ingest.Core.Forwarding;
 using Ingest.Core.Parsing;
 using Ingest.Core.Problems;
 using Ingest.Hosting.Internal;
+using Ingest.Hosting.Metrics;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.Options;
 
@@ -36,13 +37,11 @@ public sealed class FrontEndHandler(IngestRequestReader reader, IEventForwarder 
 
     internal async ValueTask<Outcome> ForwardAsync(ParsedRequest parsed, CancellationToken cancellationToken)
     {
-        if (parsed.Problem is { } rejected)
-        {
-            return rejected;
-        }
-
-        var problem = await forwarder.ForwardAsync(parsed.Events, cancellationToken);
-        return problem ?? new Outcome(parsed.Events.Count, null);
+        var outcome = parsed.Problem is { } rejected
+            ? rejected
+            : await forwarder.ForwardAsync(parsed.Events, cancellationToken) ?? new Outcome(parsed.Events.Count, null);
+        IngestCounters.Log.Answered(outcome);
+        return outcome;
     }
 
     /// <summary>Both halves, then the answer: for the styles that own the whole request.</summary>

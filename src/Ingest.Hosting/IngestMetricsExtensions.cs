@@ -7,7 +7,8 @@ using Microsoft.Extensions.Options;
 
 namespace Ingest.Hosting;
 
-/// <summary>Prometheus metrics of both services: the <c>Ingest</c> meter's instruments and <c>GET /metrics</c>.</summary>
+/// <summary>Metrics of both services: the <c>Ingest</c> meter's instruments, <c>GET /metrics</c>, and the
+/// <c>Ingest-Counters</c> event source.</summary>
 public static class IngestMetricsExtensions
 {
     /// <summary>The <c>Metrics</c> options, the <see cref="IngestMetrics"/> instruments the other components record
@@ -32,6 +33,9 @@ public static class IngestMetricsExtensions
     /// loopback port only, added to the service's URLs; with <c>Management:Port</c> alone, on that port only.</summary>
     public static WebApplication UseIngestMetrics(this WebApplication app)
     {
+        // The Ingest-Counters event source exists from start-up, whether or not /metrics is on, so a counter session
+        // (Crank's agent, dotnet-counters) that attaches before the first request finds it.
+        GC.KeepAlive(IngestCounters.Log);
         var options = app.Services.GetRequiredService<IOptions<MetricsOptions>>().Value;
         if (!options.Enabled)
         {
