@@ -31,6 +31,12 @@ public sealed class LoadOptions
     /// Defaults to 2 s. CLI: <c>--warmup</c>.</summary>
     public TimeSpan Warmup { get; set; } = TimeSpan.FromSeconds(2);
 
+    /// <summary>Closed loop: makes the warm-up adaptive. After <see cref="Warmup"/> it goes on in slices while the
+    /// target still gets faster (<see cref="WarmUpRule"/>, the lab's rule), up to this long in all; the measured phase
+    /// then starts on the same connections. Defaults to null: a fixed warm-up of <see cref="Warmup"/>.
+    /// CLI: <c>--warmup-limit</c>.</summary>
+    public TimeSpan? WarmupLimit { get; set; }
+
     /// <summary>Most requests sent in the measured phase; the run ends when all of them are answered (or
     /// failed) or when <see cref="Duration"/> is over, whichever comes first. Defaults to 10,000,000.
     /// CLI: <c>--requests</c>.</summary>

@@ -75,6 +75,10 @@ public sealed record LoadResult
     /// before the field existed.</summary>
     public long WarmupSuccessfulResponses { get; init; }
 
+    /// <summary>False when an adaptive warm-up reached its limit (or the run stopped) while the rate still rose: the
+    /// target may not have been warm. True for a fixed warm-up, and in results written before the field existed.</summary>
+    public bool WarmupStable { get; init; } = true;
+
     /// <summary>Measured requests still waiting for their response when the duration ended (not counted
     /// in <see cref="Requests"/>, as wrk does not count them either).</summary>
     public required long InFlightAtEnd { get; init; }

@@ -19,7 +19,11 @@ public sealed record LoadSettings
     /// <summary>Event-loop threads actually used.</summary>
     public required int Threads { get; init; }
 
+    /// <summary>How long the warm-up lasted: <see cref="LoadOptions.Warmup"/>, or where an adaptive one ended.</summary>
     public required double WarmupSeconds { get; init; }
+
+    /// <summary>The adaptive warm-up's limit (<see cref="LoadOptions.WarmupLimit"/>); null for a fixed warm-up.</summary>
+    public double? WarmupLimitSeconds { get; init; }
 
     public required double DurationSeconds { get; init; }
 

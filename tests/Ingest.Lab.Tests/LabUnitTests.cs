@@ -57,7 +57,7 @@ public sealed class LabUnitTests
     [InlineData(1000.0, 1050.0, false)] // within 5%: warm
     [InlineData(1000.0, 700.0, false)] // slower is noise, not warming
     public void TheWarmUpGoesOnOnlyWhileTheServicesGetFaster(double? previous, double current, bool warmOn) =>
-        Assert.Equal(warmOn, WarmUp.StillRising(previous, current));
+        Assert.Equal(warmOn, Ingest.LoadGen.WarmUpRule.StillRising(previous, current));
 
     [Fact]
     public void TheStorageSetRunsEachSinkWithTheStoreItNeeds()

@@ -43,6 +43,20 @@ public sealed class CommandLineTests
     }
 
     [Fact]
+    public void AWarmUpLimitMakesTheWarmUpAdaptiveAndMustNotBeShorterThanTheWarmUpNorOpenLoop()
+    {
+        var command = CommandLine.Parse(["--url", "http://127.0.0.1:5000/", "--warmup", "1s", "--warmup-limit", "30s"]);
+        Assert.Empty(command.Errors);
+        Assert.Equal(TimeSpan.FromSeconds(30), command.Options.WarmupLimit);
+        Assert.Null(CommandLine.Parse(["--url", "http://127.0.0.1:5000/"]).Options.WarmupLimit);
+
+        var shorter = Assert.Single(CommandLine.Parse(["--url", "http://127.0.0.1:5000/", "--warmup", "5s", "--warmup-limit", "4s"]).Errors);
+        Assert.StartsWith("--warmup-limit must be at least the warm-up", shorter, StringComparison.Ordinal);
+        var openLoop = Assert.Single(CommandLine.Parse(["--url", "http://127.0.0.1:5000/", "--rate", "100", "--warmup-limit", "10s"]).Errors);
+        Assert.StartsWith("--warmup-limit must be unset in open loop", openLoop, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void DefaultsAreClosedLoopGetWithTheProcessorCountAsThreads()
     {
         var command = CommandLine.Parse(["http://127.0.0.1:5000/plaintext"]);
@@ -63,6 +77,7 @@ public sealed class CommandLineTests
     [InlineData("--duration", "0s")]
     [InlineData("--duration", "ten seconds")]
     [InlineData("--warmup", "-1s")]
+    [InlineData("--warmup-limit", "soon")]
     [InlineData("--requests", "0")]
     [InlineData("--timeout", "0")]
     [InlineData("--threads", "0")]

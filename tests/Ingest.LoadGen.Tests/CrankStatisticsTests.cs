@@ -7,11 +7,13 @@ namespace Ingest.LoadGen.Tests;
 
 public sealed class CrankStatisticsTests(TestServerFixture fixture) : IClassFixture<TestServerFixture>
 {
+    // Crank's shared http/ names, and the warm-up the run had (ingest/: ours).
     private static readonly string[] StandardNames =
     [
         "http/requests", "http/requests/badresponses", "http/requests/errors", "http/rps/mean", "http/latency/mean",
         "http/latency/50", "http/latency/75", "http/latency/90", "http/latency/95", "http/latency/99",
         "http/latency/max", "http/throughput", "http/firstrequest",
+        "ingest/warmup/seconds", "ingest/warmup/stable",
     ];
 
     [Fact]

@@ -63,6 +63,40 @@ public sealed class LoadRunnerTests(TestServerFixture fixture) : IClassFixture<T
     }
 
     [Fact]
+    public async Task AnAdaptiveWarmUpEndsByItsRuleThenMeasuresTheWholeDurationAndEveryRequestIsInOnePhase()
+    {
+        var before = Server.Hits;
+        var options = Options.Closed(Server.Url("/count"), seconds: 0.5);
+        options.Warmup = TimeSpan.FromMilliseconds(300);
+        options.WarmupLimit = TimeSpan.FromSeconds(3);
+
+        var result = await LoadRunner.RunAsync(options);
+
+        // The first phase, then 2 s slices: at least one more slice fits under the limit, and none after it.
+        Assert.InRange(result.Settings.WarmupSeconds, 2.3, 3.5);
+        Assert.Equal(3, result.Settings.WarmupLimitSeconds);
+        Assert.Equal(LoadStopReason.Duration, result.StopReason);
+        Assert.Equal(0.5, result.ElapsedSeconds, 6);
+        Assert.True(result.WarmupRequests > 0);
+        Assert.True(result.Requests > 0);
+        // The server may have seen the requests still in flight when the duration ended, which count nowhere.
+        Assert.InRange(Server.Hits - before, result.Requests + result.WarmupRequests, result.Requests + result.WarmupRequests + result.InFlightAtEnd);
+    }
+
+    [Fact]
+    public async Task AFixedWarmUpReportsItsLengthAndNoLimit()
+    {
+        var options = Options.Closed(Server.Url("/plaintext"), requests: 100);
+        options.Warmup = TimeSpan.FromMilliseconds(200);
+
+        var result = await LoadRunner.RunAsync(options);
+
+        Assert.Equal(0.2, result.Settings.WarmupSeconds, 3);
+        Assert.Null(result.Settings.WarmupLimitSeconds);
+        Assert.True(result.WarmupStable);
+    }
+
+    [Fact]
     public async Task CancellingEndsTheRunCleanlyWithAResult()
     {
         using var cancellation = new CancellationTokenSource(TimeSpan.FromMilliseconds(300));

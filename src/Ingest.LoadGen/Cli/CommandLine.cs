@@ -15,6 +15,8 @@ internal static class CommandLine
           --rate R              open loop: R requests/s in total, latency from the due time (default: closed loop)
           -d, --duration T      measured phase, e.g. 30s, 500ms, 2m (default 10s)
           --warmup T            unreported load before it, same connections (default 2s; 0 for none)
+          --warmup-limit T      closed loop: after --warmup, keep warming in 2s slices while the rate still rises
+                                by more than 5% (two flat slices end it, as in the lab), up to T in all
           --requests N          most requests in the measured phase (default 10000000)
           --timeout T           per request and per connect (default 10s)
           --body FILE           request body; repeat for several, sent round-robin (method becomes POST)
@@ -108,6 +110,10 @@ internal static class CommandLine
                     break;
                 case "--warmup":
                     options.Warmup = Time(arg, options.Warmup);
+                    break;
+                case "--warmup-limit":
+                    // Unset (a fixed warm-up) stays unset when the value does not parse: that error is reported alone.
+                    options.WarmupLimit = Time(arg, TimeSpan.MinValue) is var limit && limit != TimeSpan.MinValue ? limit : options.WarmupLimit;
                     break;
                 case "--timeout":
                     options.Timeout = Time(arg, options.Timeout);

@@ -14,7 +14,7 @@ internal static class ConsoleReport
         return string.Create(CultureInfo.InvariantCulture,
             $"Ingest.LoadGen {options.EffectiveMethod} {options.Url}{Environment.NewLine}" +
             $"  {mode}, {options.Connections} connections, pipeline {options.Pipeline}, {threads} threads, " +
-            $"warm-up {options.Warmup.TotalSeconds:0.###} s, duration {options.Duration.TotalSeconds:0.###} s, " +
+            $"warm-up {options.Warmup.TotalSeconds:0.###} s{(options.WarmupLimit is { } limit ? $" and longer while still rising, up to {limit.TotalSeconds:0.###} s" : "")}, duration {options.Duration.TotalSeconds:0.###} s, " +
             $"at most {options.MaxRequests:N0} requests, timeout {options.Timeout.TotalSeconds:0.###} s{Environment.NewLine}" +
             $"  GC: {Internal.LoadResultBuilder.DescribeGarbageCollector()}");
     }
@@ -25,7 +25,7 @@ internal static class ConsoleReport
         var text = new StringBuilder();
         var l = result.Latency;
         text.AppendLine(c, $"Measured {result.ElapsedSeconds:0.00} s (stopped: {result.StopReason switch { LoadStopReason.Duration => "duration over", LoadStopReason.Requests => "all requests answered", _ => "cancelled" }})");
-        text.AppendLine(c, $"  Requests      {result.Requests:N0}  (responses {result.Responses:N0}, 2xx {result.SuccessfulResponses:N0}, errors {result.Requests - result.Responses:N0}; in flight at end {result.InFlightAtEnd:N0}; warm-up {result.WarmupRequests:N0})");
+        text.AppendLine(c, $"  Requests      {result.Requests:N0}  (responses {result.Responses:N0}, 2xx {result.SuccessfulResponses:N0}, errors {result.Requests - result.Responses:N0}; in flight at end {result.InFlightAtEnd:N0}; warm-up {result.WarmupRequests:N0} in {result.Settings.WarmupSeconds:0.#} s{(result.Settings.WarmupLimitSeconds is null ? "" : result.WarmupStable ? ", stable" : ", limit reached while still rising")})");
         text.AppendLine(c, $"  Requests/sec  {result.RequestsPerSecond:N1}");
         text.AppendLine(c, $"  Transfer      {Megabytes(result.BytesRead, result.ElapsedSeconds):N2} MB/s read, {Megabytes(result.BytesWritten, result.ElapsedSeconds):N2} MB/s written");
         text.AppendLine(c, $"  Latency (ms)  mean {l.MeanMs:N3}  stdev {l.StdDevMs:N3}  min {l.MinMs:N3}");

@@ -36,6 +36,8 @@ internal static class CrankStatistics
             ("http/latency/max", "Max", "Max", "Max latency (ms)", "Max latency (ms)", "n2", l.MaxMs),
             ("http/throughput", "Max", "Sum", "Read throughput (MB/s)", "Read throughput (MB/s)", "n2",
                 result.ElapsedSeconds > 0 ? result.BytesRead / result.ElapsedSeconds / (1024 * 1024) : 0),
+            ("ingest/warmup/seconds", "Max", "Max", "Warm-up (s)", "How long the warm-up lasted (adaptive with --warmup-limit)", "n1", result.Settings.WarmupSeconds),
+            ("ingest/warmup/stable", "Max", "Min", "Warm-up stable", "1 when the warm-up ended because the rate stopped rising (or was fixed)", "n0", result.WarmupStable ? 1 : 0),
             .. loss is null ? [] : LossItems(loss),
         ];
 

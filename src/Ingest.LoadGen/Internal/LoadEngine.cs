@@ -67,8 +67,14 @@ internal static class LoadEngine
             thread.Start();
         }
 
+        var warmedUp = true;
         using (cancellationToken.Register(run.RequestStop))
         {
+            if (options.WarmupLimit is not null)
+            {
+                warmedUp = await AdaptiveWarmUp.RunAsync(run, workers, options, finished.Task);
+            }
+
             await finished.Task;
         }
 
@@ -77,7 +83,7 @@ internal static class LoadEngine
             throw new InvalidOperationException($"The load generator failed: {failure.Message}", failure);
         }
 
-        return LoadResultBuilder.Build(options, requests, threads, run, startedAt, workers);
+        return LoadResultBuilder.Build(options, requests, threads, run, startedAt, workers, warmedUp);
     }
 
     /// <summary>An IP literal as is; a name through DNS, preferring IPv4 (what wrk and most local servers use).</summary>

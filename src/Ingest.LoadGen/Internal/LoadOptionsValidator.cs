@@ -28,6 +28,12 @@ internal static class LoadOptionsValidator
         Check(errors, options.Duration > TimeSpan.Zero, "--duration", "Duration", "more than 0", options.Duration);
         Check(errors, options.Warmup >= TimeSpan.Zero, "--warmup", "Warmup", "0 or more", options.Warmup);
         Check(errors, options.Timeout > TimeSpan.Zero, "--timeout", "Timeout", "more than 0", options.Timeout);
+        if (options.WarmupLimit is { } limit)
+        {
+            Check(errors, limit >= options.Warmup, "--warmup-limit", "WarmupLimit", "at least the warm-up (--warmup)", limit);
+            Check(errors, options.Rate is null, "--warmup-limit", "WarmupLimit", "unset in open loop (--rate), whose rate does not rise as the target warms", limit);
+        }
+
         if (options.Rate is { } rate)
         {
             Check(errors, double.IsFinite(rate) && rate > 0, "--rate", "Rate", "a positive number of requests per second", rate);

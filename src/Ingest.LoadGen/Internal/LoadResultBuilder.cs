@@ -8,7 +8,7 @@ namespace Ingest.LoadGen.Internal;
 /// <summary>Merges the workers' counts into the public <see cref="LoadResult"/>.</summary>
 internal static class LoadResultBuilder
 {
-    public static LoadResult Build(LoadOptions options, RequestSet requests, int threads, RunState run, DateTimeOffset startedAt, Worker[] workers)
+    public static LoadResult Build(LoadOptions options, RequestSet requests, int threads, RunState run, DateTimeOffset startedAt, Worker[] workers, bool warmedUp)
     {
         var latency = new LatencyHistogram();
         var sendDelay = new LatencyHistogram();
@@ -20,6 +20,7 @@ internal static class LoadResultBuilder
         long opened = 0, reconnects = 0, closedByServer = 0, warmup = 0, warmupSuccessful = 0, inFlight = 0, due = 0, unsent = 0;
         var first = long.MaxValue;
         var stoppedAt = run.MeasureStart;
+        var lastStop = run.RunStart;
         var reason = LoadStopReason.Requests;
         foreach (var worker in workers)
         {
@@ -55,6 +56,7 @@ internal static class LoadResultBuilder
             unsent += s.Unsent;
             first = Math.Min(first, s.FirstResponse);
             stoppedAt = Math.Max(stoppedAt, s.StoppedAt);
+            lastStop = Math.Max(lastStop, s.StoppedAt);
             reason = Combine(reason, s.StopReason);
         }
 
@@ -103,7 +105,9 @@ internal static class LoadResultBuilder
                 Connections = options.Connections,
                 Pipeline = options.Pipeline,
                 Threads = threads,
-                WarmupSeconds = options.Warmup.TotalSeconds,
+                // What the warm-up lasted: the fixed one, where an adaptive one ended, or up to an early stop.
+                WarmupSeconds = (Math.Min(run.MeasureStart, lastStop) - run.RunStart) / (double)Stopwatch.Frequency,
+                WarmupLimitSeconds = options.WarmupLimit?.TotalSeconds,
                 DurationSeconds = options.Duration.TotalSeconds,
                 MaxRequests = options.MaxRequests,
                 TimeoutSeconds = options.Timeout.TotalSeconds,
@@ -145,6 +149,7 @@ internal static class LoadResultBuilder
                 : null,
             WarmupRequests = warmup,
             WarmupSuccessfulResponses = warmupSuccessful,
+            WarmupStable = warmedUp,
             InFlightAtEnd = inFlight,
             FirstResponseMilliseconds = first == long.MaxValue ? null : first * 1000 / frequency,
             Timeline = timeline,

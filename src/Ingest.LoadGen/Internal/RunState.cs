@@ -10,12 +10,27 @@ internal sealed class RunState
     private int _stop;
     private Exception? _failure;
 
+    private readonly long _durationTicks;
+    private long _measureStart;
+    private long _end;
+
     public RunState(LoadOptions options, long runStart)
     {
         var frequency = Stopwatch.Frequency;
         RunStart = runStart;
-        MeasureStart = runStart + (long)(options.Warmup.TotalSeconds * frequency);
-        End = MeasureStart + (long)(options.Duration.TotalSeconds * frequency);
+        _durationTicks = (long)(options.Duration.TotalSeconds * frequency);
+        if (options.WarmupLimit is null)
+        {
+            _measureStart = runStart + (long)(options.Warmup.TotalSeconds * frequency);
+            _end = _measureStart + _durationTicks;
+        }
+        else
+        {
+            // An adaptive warm-up: nothing is measured, and nothing ends, until BeginMeasurement says the target is warm.
+            _measureStart = long.MaxValue;
+            _end = long.MaxValue;
+        }
+
         TimeoutTicks = (long)(options.Timeout.TotalSeconds * frequency);
         TicksPerRequest = options.Rate is { } rate ? frequency / rate : 0;
         _budget = options.MaxRequests;
@@ -23,9 +38,11 @@ internal sealed class RunState
 
     public long RunStart { get; }
 
-    public long MeasureStart { get; }
+    /// <summary>Where the measured phase starts: requests sent before it are warm-up. Read by every worker; moves once,
+    /// from long.MaxValue, when an adaptive warm-up ends.</summary>
+    public long MeasureStart => Volatile.Read(ref _measureStart);
 
-    public long End { get; }
+    public long End => Volatile.Read(ref _end);
 
     public long TimeoutTicks { get; }
 
@@ -45,6 +62,14 @@ internal sealed class RunState
 
     /// <summary>Takes one request of the measured phase's budget; false when none is left.</summary>
     public bool TryReserve() => Interlocked.Decrement(ref _budget) >= 0;
+
+    /// <summary>Ends an adaptive warm-up at <paramref name="now"/>: the measured phase starts there and lasts the
+    /// run's duration. The end is published first, so no worker sees a started phase without its end.</summary>
+    public void BeginMeasurement(long now)
+    {
+        Volatile.Write(ref _end, now + _durationTicks);
+        Volatile.Write(ref _measureStart, now);
+    }
 
     public void Fail(Exception exception)
     {
