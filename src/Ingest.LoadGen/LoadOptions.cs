@@ -32,8 +32,8 @@ public sealed class LoadOptions
     public TimeSpan Warmup { get; set; } = TimeSpan.FromSeconds(2);
 
     /// <summary>Closed loop: makes the warm-up adaptive. After <see cref="Warmup"/> it goes on in slices while the
-    /// target still gets faster (<see cref="WarmUpRule"/>, the lab's rule), up to this long in all; the measured phase
-    /// then starts on the same connections. Defaults to null: a fixed warm-up of <see cref="Warmup"/>.
+    /// target still gets faster (<see cref="WarmUpRule"/>, the lab's rule), up to this long in all (a limit shorter
+    /// than <see cref="Warmup"/> leaves just that first phase); the measured phase then starts on the same connections. Defaults to null: a fixed warm-up of <see cref="Warmup"/>.
     /// CLI: <c>--warmup-limit</c>.</summary>
     public TimeSpan? WarmupLimit { get; set; }
 

@@ -34,7 +34,7 @@ public sealed class LoadGenCommandTests(TestServerFixture fixture) : IClassFixtu
     }
 
     [Fact]
-    public async Task ARunWithoutAnyResponseExitsWithOne()
+    public async Task ARunWithoutAnyResponseExitsWithOneAndSaysWhy()
     {
         using var output = new StringWriter();
         using var error = new StringWriter();
@@ -44,6 +44,7 @@ public sealed class LoadGenCommandTests(TestServerFixture fixture) : IClassFixtu
             output, error);
 
         Assert.Equal(LoadGenCommand.NothingMeasured, code);
+        Assert.Contains("error: no response in the 0.3 s measured", error.ToString(), StringComparison.Ordinal);
     }
 
     [Fact]

@@ -17,6 +17,7 @@ internal static class CommandLine
           --warmup T            unreported load before it, same connections (default 2s; 0 for none)
           --warmup-limit T      closed loop: after --warmup, keep warming in 2s slices while the rate still rises
                                 by more than 5% (two flat slices end it, as in the lab), up to T in all
+                                (never shorter than --warmup)
           --requests N          most requests in the measured phase (default 10000000)
           --timeout T           per request and per connect (default 10s)
           --body FILE           request body; repeat for several, sent round-robin (method becomes POST)

@@ -95,6 +95,14 @@ internal static class LoadGenCommand
                 await output.WriteAsync(CrankStatistics.Format(result, loss));
             }
 
+            if (result.Responses == 0)
+            {
+                // Said, not only signalled by the exit code: under Crank this line is all a user sees of the reason.
+                await error.WriteLineAsync(
+                    $"error: no response in the {result.ElapsedSeconds:0.#} s measured ({result.Errors.Total:N0} failed requests, {result.WarmupRequests:N0} in the warm-up): " +
+                    "the target answered nothing in time; a service that starts slowly needs a longer --warmup.");
+            }
+
             await output.FlushAsync();
             return command.LossCheck is not null && loss is not { Passed: true } ? LossCheckFailed
                 : result.Responses > 0 ? Success : NothingMeasured;

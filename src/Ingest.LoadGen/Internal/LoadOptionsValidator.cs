@@ -30,7 +30,7 @@ internal static class LoadOptionsValidator
         Check(errors, options.Timeout > TimeSpan.Zero, "--timeout", "Timeout", "more than 0", options.Timeout);
         if (options.WarmupLimit is { } limit)
         {
-            Check(errors, limit >= options.Warmup, "--warmup-limit", "WarmupLimit", "at least the warm-up (--warmup)", limit);
+            Check(errors, limit >= TimeSpan.Zero, "--warmup-limit", "WarmupLimit", "0 or more", limit);
             Check(errors, options.Rate is null, "--warmup-limit", "WarmupLimit", "unset in open loop (--rate), whose rate does not rise as the target warms", limit);
         }
 
