@@ -1,3 +1,4 @@
+using System.Globalization;
 using Ingest.Lab.Catalogue;
 using Ingest.Lab.Crank;
 using Ingest.Lab.Processes;
@@ -41,6 +42,24 @@ public sealed class CrankConfigTests
 
         Assert.Contains(CrankConfig.IngestScenario, scenarios.Keys);
         Assert.DoesNotContain("storage-postgresql", scenarios.Keys);
+    }
+
+    [Fact]
+    public void TheLoadJobWarmsUpAsTheLabDoes()
+    {
+        var yaml = new YamlStream();
+        yaml.Load(new StringReader(File.ReadAllText(ConfigPath)));
+        var variables = (YamlMappingNode)((YamlMappingNode)yaml.Documents[0].RootNode)["variables"];
+        var lab = new LabOptions();
+        Assert.Equal(lab.Warmup.TotalSeconds.ToString(CultureInfo.InvariantCulture), variables["warmup"].ToString());
+        Assert.Equal(lab.WarmupLimit.TotalSeconds.ToString(CultureInfo.InvariantCulture), variables["warmupLimit"].ToString());
+
+        // A scenario that needs a longer first phase gets it, as in the lab.
+        var scenarios = Load(File.ReadAllText(ConfigPath));
+        foreach (var scenario in ScenarioCatalogue.All.Where(s => CrankConfig.Covers(s) && s.MinimumWarmup > lab.Warmup))
+        {
+            Assert.Equal(scenario.MinimumWarmup.TotalSeconds.ToString(CultureInfo.InvariantCulture), scenarios[CrankConfig.ScenarioName(scenario)]["load"]["warmup"]);
+        }
     }
 
     [Fact]

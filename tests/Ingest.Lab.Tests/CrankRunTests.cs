@@ -61,7 +61,7 @@ public sealed class CrankRunTests(CrankRunTests.Published published, ITestOutput
         await published.EnsureAsync();
 
         var (exit, text) = await RunAsync("bash", [Path.Combine(Root, "crank", "run-local.sh"), "--no-publish", CrankConfig.IngestScenario,
-            "--variable", "warmup=1", "--variable", "duration=3"], TimeSpan.FromMinutes(5));
+            "--variable", "warmup=1", "--variable", "warmupLimit=1", "--variable", "duration=3"], TimeSpan.FromMinutes(5));
 
         output.WriteLine(text);
         Assert.True(exit == 0, text);
@@ -81,10 +81,14 @@ public sealed class CrankRunTests(CrankRunTests.Published published, ITestOutput
             foreach (var service in new[] { "application", "backend" })
             {
                 var results = jobs[service]!["results"]!.AsObject();
-                foreach (var counter in new[] { "benchmarks/cpu", "benchmarks/working-set", "runtime-counter/gc-heap-size", "runtime-counter/threadpool-thread-count", "aspnet-counter/requests-per-second" })
+                foreach (var counter in new[] { "benchmarks/cpu", "benchmarks/working-set", "runtime-counter/gc-heap-size", "runtime-counter/threadpool-thread-count", "ingest-counter/requests-per-second", "ingest-counter/total-events" })
                 {
                     Assert.True(results.ContainsKey(counter), $"{service} has no {counter}: {string.Join(", ", results.Select(r => r.Key))}");
                 }
+
+                // The services' own counters count what they answered (from when the agent attached, before the load).
+                Assert.True((double)results["ingest-counter/total-events"]! > 0, $"{service}: no events counted");
+                Assert.Equal(0, (double)results["ingest-counter/failed-requests"]!);
             }
         }
         finally

@@ -37,6 +37,9 @@ internal static class CrankConfig
         ["DOTNET_GCgen0size"] = "gcGen0Size",
     };
 
+    /// <summary>The first warm-up phase of the load job (the root variable <c>warmup</c>), as the lab's default.</summary>
+    private static readonly TimeSpan DefaultWarmup = new LabOptions().Warmup;
+
     /// <summary>The scenario the README's Crank command runs: the default configuration, the classic payload.</summary>
     public const string IngestScenario = "ingest";
 
@@ -130,6 +133,12 @@ internal static class CrankConfig
         }
 
         var load = LoadVariables(scenario.Load);
+        if (scenario.MinimumWarmup > DefaultWarmup)
+        {
+            // As the lab does: the first warm-up phase is at least what the scenario needs (the blocking client).
+            load["warmup"] = scenario.MinimumWarmup.TotalSeconds.ToString(CultureInfo.InvariantCulture);
+        }
+
         if (scenario.FrontDoor != FrontDoor.Direct)
         {
             var upstreams = string.Join(",", Enumerable.Range(0, scenario.FrontEndInstances).Select(i => $"{{{{serverAddress}}}}:{5000 + (10 * i)}"));
@@ -212,9 +221,65 @@ internal static class CrankConfig
           eventsPerRequest: '1'
           connections: 50
           pipeline: 1
-          warmup: 3
+          # The warm-up is the lab's: after `warmup` seconds it goes on in 2 s slices while the rate still rises by
+          # more than 5%, up to `warmupLimit` seconds (set both equal for a fixed one); then `duration` is measured.
+          warmup: 2
+          warmupLimit: 30
           duration: 15
           targetPort: '{{serverPort}}'
+
+        # The services' own counters (src/Ingest.Hosting/Metrics/IngestCounters.cs): Crank knows System.Runtime's, these it
+        # learns here, and the results below put them in the application and back-end tables.
+        counters:
+          - provider: Ingest-Counters
+            values:
+              - name: requests-per-second
+                measurement: ingest-counter/requests-per-second
+                description: Ingest requests answered per second
+              - name: total-requests
+                measurement: ingest-counter/total-requests
+                description: Ingest requests answered
+              - name: failed-requests
+                measurement: ingest-counter/failed-requests
+                description: Ingest requests answered with a problem
+              - name: events-per-second
+                measurement: ingest-counter/events-per-second
+                description: Events acknowledged per second
+              - name: total-events
+                measurement: ingest-counter/total-events
+                description: Events acknowledged
+
+        results:
+          - name: ingest-counter/requests-per-second
+            measurement: ingest-counter/requests-per-second
+            description: Max ingest requests/s
+            format: n0
+            aggregate: max
+            reduce: max
+          - name: ingest-counter/total-requests
+            measurement: ingest-counter/total-requests
+            description: Ingest requests
+            format: n0
+            aggregate: max
+            reduce: sum
+          - name: ingest-counter/failed-requests
+            measurement: ingest-counter/failed-requests
+            description: Failed ingest requests
+            format: n0
+            aggregate: max
+            reduce: sum
+          - name: ingest-counter/events-per-second
+            measurement: ingest-counter/events-per-second
+            description: Max events/s
+            format: n0
+            aggregate: max
+            reduce: max
+          - name: ingest-counter/total-events
+            measurement: ingest-counter/total-events
+            description: Events acknowledged
+            format: n0
+            aggregate: max
+            reduce: sum
 
         # Every source unpacks into the job's own folder (destinationFolder: ''), where the agent starts it: by default
         # the agent unpacks a source into a subfolder named after it, and the relative names below (Ingest.BackEnd.dll,
@@ -239,11 +304,13 @@ internal static class CrankConfig
               DOTNET_GCDynamicAdaptationMode: '{{gcDynamicAdaptationMode}}'
               DOTNET_GCgen0size: '{{gcGen0Size}}'
             readyStateText: Application started.
+            # Counters only: Microsoft.AspNetCore.Hosting and Microsoft-AspNetCore-Server-Kestrel would also turn on their
+            # per-request events and cost a third of the throughput each here (docs/crank.md); add them on the command line
+            # (--application.options.counterProviders Microsoft.AspNetCore.Hosting) when you want them anyway.
             options:
               counterProviders:
                 - System.Runtime
-                - Microsoft-AspNetCore-Server-Kestrel
-                - Microsoft.AspNetCore.Hosting
+                - Ingest-Counters
 
           ingest-frontend:
             sources:
@@ -267,11 +334,13 @@ internal static class CrankConfig
               DOTNET_GCDynamicAdaptationMode: '{{gcDynamicAdaptationMode}}'
               DOTNET_GCgen0size: '{{gcGen0Size}}'
             readyStateText: Application started.
+            # Counters only: Microsoft.AspNetCore.Hosting and Microsoft-AspNetCore-Server-Kestrel would also turn on their
+            # per-request events and cost a third of the throughput each here (docs/crank.md); add them on the command line
+            # (--application.options.counterProviders Microsoft.AspNetCore.Hosting) when you want them anyway.
             options:
               counterProviders:
                 - System.Runtime
-                - Microsoft-AspNetCore-Server-Kestrel
-                - Microsoft.AspNetCore.Hosting
+                - Ingest-Counters
 
           ingest-backend-aot:
             sources:
@@ -353,7 +422,7 @@ internal static class CrankConfig
             executable: '{{dotnetPath}}'
             arguments: >-
               Ingest.LoadGen.dll --url http://{{serverAddress}}:{{targetPort}}{{path}} -c {{connections}}
-              --pipeline {{pipeline}} --warmup {{warmup}}s -d {{duration}}s
+              --pipeline {{pipeline}} --warmup {{warmup}}s --warmup-limit {{warmupLimit}}s -d {{duration}}s
               {% if payload != 'none' %}--body payloads/{{payload}} --content-type {{contentType}}{% endif %}
               {% if eventsPerRequest != '0' %}--loss-check http://{{backendAddress}}:{{backendPort}} --events-per-request {{eventsPerRequest}}{% endif %}
               --crank
