@@ -117,7 +117,7 @@ public sealed class MethodNotAllowedTests(StyleFlows flows) : IClassFixture<Styl
     {
         using var client = TestClient.Create(flows.Address(style, role));
         var otherServicesRoutes = role == ServiceRole.FrontEnd ? new[] { "/ingest/data", "/ingest/stats" } : ["/ingest/event", "/plaintext", "/json", "/api/values/5"];
-        foreach (var path in otherServicesRoutes.Concat(["/nothing", "/ingest", "/ingest/event/1", "/api/values/abc", "/api/values/99999999999"]))
+        foreach (var path in otherServicesRoutes.Concat(["/nothing", "/ingest", "/ingest/event/1", "/api/values/abc", "/api/values/99999999999", "/favicon.ico", "/healthz.json"]))
         {
             foreach (var method in Methods)
             {

@@ -95,7 +95,9 @@ internal static class Routes
     public static void MapFallback(IEndpointRouteBuilder app, ServiceRole role)
     {
         var writer = app.ServiceProvider.GetRequiredService<ResponseWriter>();
-        app.MapFallback(context => writer.WriteProblemAsync(
+        // "{*path}", not MapFallback's default "{*path:nonfile}": a path with a dot in its last segment (/favicon.ico)
+        // is no route either, and gets the same problem body instead of Kestrel's empty 404.
+        app.MapFallback("{*path}", context => writer.WriteProblemAsync(
             context.Response, Unmatched(role, context.Request.Path.Value ?? "", context.Request.Method, StringComparison.OrdinalIgnoreCase)));
     }
 
