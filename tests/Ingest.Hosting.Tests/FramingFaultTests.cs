@@ -24,22 +24,7 @@ public sealed class FramingFaultTests(ITestOutputHelper output)
     private const string Forward =
         """[{"type":"job","source":"s","timestamp":"2026-11-22T10:00:00Z","received_at":"2026-11-22T10:00:00Z","job_id":"j","status":"s"}]""";
 
-    public static TheoryData<TransportKind, ApiStyle, ServiceRole> TransportsStylesAndServices()
-    {
-        var data = new TheoryData<TransportKind, ApiStyle, ServiceRole>();
-        foreach (var transport in Enum.GetValues<TransportKind>())
-        {
-            foreach (var style in Enum.GetValues<ApiStyle>())
-            {
-                foreach (var role in Enum.GetValues<ServiceRole>())
-                {
-                    data.Add(transport, style, role);
-                }
-            }
-        }
-
-        return data;
-    }
+    public static TheoryData<TransportKind, ApiStyle, ServiceRole> TransportsStylesAndServices() => EnumMatrix.Every<TransportKind, ApiStyle, ServiceRole>();
 
     [Theory]
     [MemberData(nameof(TransportsStylesAndServices))]

@@ -56,17 +56,7 @@ public sealed class MethodNotAllowedTests(StyleFlows flows) : IClassFixture<Styl
         return data;
     }
 
-    public static TheoryData<ApiStyle, ServiceRole> StylesAndServices()
-    {
-        var data = new TheoryData<ApiStyle, ServiceRole>();
-        foreach (var style in Enum.GetValues<ApiStyle>())
-        {
-            data.Add(style, ServiceRole.FrontEnd);
-            data.Add(style, ServiceRole.BackEnd);
-        }
-
-        return data;
-    }
+    public static TheoryData<ApiStyle, ServiceRole> StylesAndServices() => EnumMatrix.Every<ApiStyle, ServiceRole>();
 
     [Theory]
     [MemberData(nameof(StylesServicesRoutesAndMethods))]
