@@ -111,21 +111,22 @@ internal static partial class RequestBodyReader
     }
 
     /// <summary>
-    /// The answer to a body read that failed on the client's bytes. Kestrel reports those three ways:
-    /// BadHttpRequestException for most framing faults (truncated content, a bad chunk size or CRLF, bad trailers,
-    /// its size limit, a slow upload); a plain IOException for a chunk size beyond an int (it wraps the
-    /// OverflowException) and for a connection reset mid-body; and InvalidOperationException for a NUL in a trailer
-    /// (the same fault in a header is a BadHttpRequestException). After any of them the framing is lost: the
-    /// answer closes the connection.
+    /// The answer to a body read that failed on what came over the connection. Kestrel's verdicts on the framing are
+    /// answered, and the connection closed after the answer: BadHttpRequestException (truncated content, a bad chunk
+    /// size, CRLF or trailer, its size limit, a slow upload) and the plain IOException it throws, wrapping an
+    /// OverflowException, for a chunk size beyond an int. Anything else leaves nothing to answer: a reset or another
+    /// IOException of the transport (the connection is gone), or the InvalidOperationException Kestrel throws for a
+    /// NUL in a trailer (its reader is unusable). Then the connection is aborted, as Kestrel closes one whose body
+    /// ends early: Kestrel would otherwise try to drain the body after the app and log an error when its reader
+    /// refuses ("Reading is already in progress" after a reset mid Content-Length body).
     /// </summary>
     private static IngestProblem Unreadable(HttpContext context, Exception ex, int maxBytes, ILogger logger)
     {
         LogUnreadable(logger, ex);
-        if (ex is InvalidOperationException)
+        if (ex is not (BadHttpRequestException or IOException { InnerException: OverflowException }))
         {
-            // Kestrel's body reader is left in a state it cannot drain, and draining it would log an error after any
-            // answer: close the connection without one, as Kestrel does for a body that ends early.
             context.Abort();
+            return IngestProblem.Create(ProblemKind.MalformedJson, $"The request body could not be read: {ex.Message}");
         }
 
         context.Response.Headers.Connection = "close";
@@ -138,7 +139,7 @@ internal static partial class RequestBodyReader
         };
     }
 
-    // Debug, as Kestrel logs the bad requests it answers itself: the client's fault, not the service's.
+    // Debug, as Kestrel logs the bad requests it answers itself and the connections that end mid-request.
     [LoggerMessage(EventId = 10, Level = LogLevel.Debug, Message = "The request body could not be read; the connection will be closed.")]
     private static partial void LogUnreadable(ILogger logger, Exception exception);
 
