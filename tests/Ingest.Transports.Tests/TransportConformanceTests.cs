@@ -151,7 +151,17 @@ public abstract class TransportConformanceTests(TransportServerFixture fixture)
             await connection.SendAsync("POST /hash HTTP/1.1\r\nHost: test\r\nTransfer-Encoding: chunked\r\n\r\n400\r\n" + new string('x', 100), timeout.Token);
             connection.Socket.Shutdown(SocketShutdown.Send);
 
-            var received = Encoding.ASCII.GetString(await connection.ReadToEndAsync(timeout.Token));
+            string received;
+            try
+            {
+                received = Encoding.ASCII.GetString(await connection.ReadToEndAsync(timeout.Token));
+            }
+            catch (SocketException ex) when (ex.SocketErrorCode == SocketError.ConnectionReset)
+            {
+                // Ended with RST (Sockets aborts the request on FIN, and closing with unread input resets): ended too.
+                received = "";
+            }
+
             Assert.True(received.Length == 0 || received.StartsWith("HTTP/1.1 4", StringComparison.Ordinal), $"Answered a body cut short with: {received}");
         }
 
