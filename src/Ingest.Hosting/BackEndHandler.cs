@@ -44,6 +44,7 @@ public sealed partial class BackEndHandler(
             _maxBodyBytes,
             reader,
             static (reader, body, events) => reader.Read(body, events),
+            logger,
             cancellationToken);
     }
 

@@ -5,6 +5,7 @@ using Ingest.Core.Problems;
 using Ingest.Hosting.Internal;
 using Ingest.Hosting.Metrics;
 using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 
 namespace Ingest.Hosting;
@@ -14,7 +15,12 @@ namespace Ingest.Hosting;
 /// (content type, body, parse, validate, normalise) and <see cref="ForwardAsync"/> (to the back-ends).
 /// MVC runs the first half in its input formatter and the second in its action; the other styles run both.
 /// </summary>
-public sealed class FrontEndHandler(IngestRequestReader reader, IEventForwarder forwarder, ResponseWriter writer, IOptions<IngestOptions> options)
+public sealed class FrontEndHandler(
+    IngestRequestReader reader,
+    IEventForwarder forwarder,
+    ResponseWriter writer,
+    IOptions<IngestOptions> options,
+    ILogger<FrontEndHandler> logger)
 {
     private readonly int _maxBodyBytes = options.Value.MaxBodyBytes;
 
@@ -32,6 +38,7 @@ public sealed class FrontEndHandler(IngestRequestReader reader, IEventForwarder 
             _maxBodyBytes,
             (reader, format),
             static (state, body, events) => state.reader.Read(body, state.format, events),
+            logger,
             cancellationToken);
     }
 

@@ -116,7 +116,7 @@ public static class IngestHostExtensions
         switch (Ingest(app.Services).ApiStyle)
         {
             case ApiStyle.Mvc when System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeSupported:
-                MapMvc(app);
+                MapMvc(app, role);
                 break;
             case ApiStyle.Raw:
                 var raw = ActivatorUtilities.CreateInstance<RawApi>(app.Services, role);
@@ -183,7 +183,7 @@ public static class IngestHostExtensions
     private static void AddMvc(IServiceCollection services, ServiceRole role) => MvcApi.AddServices(services, role);
 
     [UnconditionalSuppressMessage("Trimming", "IL2026", Justification = "As AddMvc.")]
-    private static void MapMvc(WebApplication app) => MvcApi.Map(app, app.Services.GetRequiredService<ResponseWriter>());
+    private static void MapMvc(WebApplication app, ServiceRole role) => MvcApi.Map(app, role);
 
     /// <summary>The role of this process, registered once so style-specific code can ask for it.</summary>
     internal sealed record HostRole(ServiceRole Role);

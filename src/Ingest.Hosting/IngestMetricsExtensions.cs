@@ -46,7 +46,7 @@ public static class IngestMetricsExtensions
         var management = app.Services.GetRequiredService<IOptions<ManagementOptions>>().Value.Port;
         // Resolved now, so the listener is attached before the first request is measured.
         var endpoint = new MetricsEndpoint(
-            app.Services.GetRequiredService<MetricsCollector>(), options.Port > 0 ? options.Port : management, exclusive: options.Port > 0 && options.Port != management);
+            app.Services.GetRequiredService<MetricsCollector>(), app.Services.GetRequiredService<Internal.ResponseWriter>(), options.Port > 0 ? options.Port : management, exclusive: options.Port > 0 && options.Port != management);
         if (options.Port > 0)
         {
             // Adding an address replaces the configured URLs, so they are copied first (Kestrel's default when none).

@@ -15,22 +15,7 @@ public sealed class BackEndFailureTests
     // aborts the forward before the back-end would persist it.
     private const int BackEndDelayMilliseconds = 2_000;
 
-    public static TheoryData<ClientStrategy, ApiStyle, ForwardingMode> StrategiesStylesAndModes()
-    {
-        var data = new TheoryData<ClientStrategy, ApiStyle, ForwardingMode>();
-        foreach (var strategy in Enum.GetValues<ClientStrategy>())
-        {
-            foreach (var style in Enum.GetValues<ApiStyle>())
-            {
-                foreach (var mode in Enum.GetValues<ForwardingMode>())
-                {
-                    data.Add(strategy, style, mode);
-                }
-            }
-        }
-
-        return data;
-    }
+    public static TheoryData<ClientStrategy, ApiStyle, ForwardingMode> StrategiesStylesAndModes() => EnumMatrix.Every<ClientStrategy, ApiStyle, ForwardingMode>();
 
     [Theory]
     [MemberData(nameof(StrategiesStylesAndModes))]

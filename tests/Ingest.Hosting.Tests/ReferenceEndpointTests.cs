@@ -35,8 +35,9 @@ public sealed class ReferenceEndpointTests
             BadInputTests.AssertProblem(await missing.Content.ReadAsStringAsync(), missing.Content.Headers.ContentType?.MediaType, 404, "not-found", null, path);
         }
 
+        // A route that exists, with a method it does not answer (MethodNotAllowedTests covers them all).
         using var wrongMethod = await flow.Client.PostAsync("/plaintext", new StringContent("x"));
-        Assert.Equal(HttpStatusCode.NotFound, wrongMethod.StatusCode);
+        Assert.Equal(HttpStatusCode.MethodNotAllowed, wrongMethod.StatusCode);
         using var notBackEnd = await flow.Client.PostAsync("/ingest/data", new StringContent("[]", System.Text.Encoding.UTF8, "application/json"));
         Assert.Equal(HttpStatusCode.NotFound, notBackEnd.StatusCode);
     }

@@ -1,5 +1,6 @@
 using Ingest.Core.Contract;
 using Ingest.Hosting;
+using Microsoft.Extensions.Logging;
 
 namespace Ingest.Testing;
 
@@ -19,12 +20,17 @@ public sealed class Flow : IAsyncDisposable
 
     public HttpClient Client { get; }
 
-    public static async Task<Flow> StartAsync(FlowConfiguration configuration, Dictionary<string, string?>? frontEndExtra = null, Dictionary<string, string?>? backEndExtra = null)
+    /// <summary>Starts the back-end, then the front-end; with <paramref name="logs"/>, both services log into it.</summary>
+    public static async Task<Flow> StartAsync(
+        FlowConfiguration configuration,
+        Dictionary<string, string?>? frontEndExtra = null,
+        Dictionary<string, string?>? backEndExtra = null,
+        ILoggerProvider? logs = null)
     {
-        var backEnd = await ServiceHost.StartAsync(ServiceRole.BackEnd, configuration.BackEnd(backEndExtra));
+        var backEnd = await ServiceHost.StartAsync(ServiceRole.BackEnd, configuration.BackEnd(backEndExtra), logs: logs);
         try
         {
-            var frontEnd = await ServiceHost.StartAsync(ServiceRole.FrontEnd, configuration.FrontEnd([backEnd.BaseAddress], frontEndExtra));
+            var frontEnd = await ServiceHost.StartAsync(ServiceRole.FrontEnd, configuration.FrontEnd([backEnd.BaseAddress], frontEndExtra), logs: logs);
             return new Flow(backEnd, frontEnd);
         }
         catch

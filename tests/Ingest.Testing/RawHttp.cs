@@ -58,6 +58,89 @@ public static class RawHttp
         return (status, headPart, split < 0 ? "" : text[(split + 4)..]);
     }
 
+    /// <summary>
+    /// Sends <paramref name="request"/> as it is, optionally half-closes, then reads until the server closes the
+    /// connection (or <paramref name="timeout"/> passes) and splits what arrived into responses. For requests whose
+    /// framing is broken, where what matters is every answer the server gave and whether it hung up.
+    /// </summary>
+    public static async Task<RawExchange> ExchangeAsync(Uri server, byte[] request, bool halfClose, TimeSpan timeout)
+    {
+        using var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+        await socket.ConnectAsync(server.Host, server.Port);
+        try
+        {
+            await socket.SendAsync(request);
+            if (halfClose)
+            {
+                socket.Shutdown(SocketShutdown.Send);
+            }
+        }
+        catch (SocketException)
+        {
+            // The server may hang up before it has read everything (a rejected head): what it answered is still read.
+        }
+
+        var received = new MemoryStream();
+        var buffer = new byte[8192];
+        var closed = false;
+        using var deadline = new CancellationTokenSource(timeout);
+        try
+        {
+            while (true)
+            {
+                var n = await socket.ReceiveAsync(buffer, SocketFlags.None, deadline.Token);
+                if (n == 0)
+                {
+                    closed = true;
+                    break;
+                }
+
+                received.Write(buffer, 0, n);
+            }
+        }
+        catch (SocketException ex) when (ex.SocketErrorCode is SocketError.ConnectionReset or SocketError.ConnectionAborted)
+        {
+            closed = true;
+        }
+        catch (OperationCanceledException) when (deadline.IsCancellationRequested)
+        {
+            // Still open: the caller decides whether that is right.
+        }
+
+        return new RawExchange(SplitResponses(Encoding.Latin1.GetString(received.ToArray())), closed);
+    }
+
+    /// <summary>Sends <paramref name="request"/> and closes with RST instead of FIN, as a crashing client does.</summary>
+    public static async Task SendAndResetAsync(Uri server, byte[] request)
+    {
+        using var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+        await socket.ConnectAsync(server.Host, server.Port);
+        await socket.SendAsync(request);
+        socket.LingerState = new LingerOption(true, 0);
+        socket.Close();
+    }
+
+    /// <summary>Responses framed by Content-Length (or nothing after the head, as Kestrel's own error answers); a
+    /// truncated one is kept with what arrived.</summary>
+    private static List<RawResponse> SplitResponses(string text)
+    {
+        var responses = new List<RawResponse>();
+        while (text.Length >= 12 && text.StartsWith("HTTP/1.", StringComparison.Ordinal))
+        {
+            var split = text.IndexOf("\r\n\r\n", StringComparison.Ordinal);
+            var head = split < 0 ? text : text[..split];
+            var status = int.Parse(head.AsSpan(9, 3), provider: System.Globalization.CultureInfo.InvariantCulture);
+            var response = new RawResponse(status, head, "");
+            var rest = split < 0 ? "" : text[(split + 4)..];
+            var length = response.Header("Content-Length") is { } value ? int.Parse(value, System.Globalization.CultureInfo.InvariantCulture) : 0;
+            length = Math.Min(length, rest.Length);
+            responses.Add(response with { Body = rest[..length] });
+            text = rest[length..];
+        }
+
+        return responses;
+    }
+
     private static bool IsComplete(byte[] received)
     {
         var text = Encoding.UTF8.GetString(received);

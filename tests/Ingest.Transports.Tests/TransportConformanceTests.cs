@@ -140,6 +140,35 @@ public abstract class TransportConformanceTests(TransportServerFixture fixture)
     }
 
     [Fact]
+    public async Task ClientHalfClosingMidChunkedBodyEndsTheRequestAndLeavesTheServerServing()
+    {
+        using var timeout = new CancellationTokenSource(Timeout);
+        await using (var connection = await RawHttpConnection.ConnectAsync(fixture.IPv4, timeout.Token))
+        {
+            // A 1 KiB chunk announced, 100 bytes sent, then FIN: the body can never complete. The transport must hand
+            // the end of input to Kestrel (or abort the request, as Sockets does on FIN), and the connection must
+            // end — not wait for bytes that will not come.
+            await connection.SendAsync("POST /hash HTTP/1.1\r\nHost: test\r\nTransfer-Encoding: chunked\r\n\r\n400\r\n" + new string('x', 100), timeout.Token);
+            connection.Socket.Shutdown(SocketShutdown.Send);
+
+            string received;
+            try
+            {
+                received = Encoding.ASCII.GetString(await connection.ReadToEndAsync(timeout.Token));
+            }
+            catch (SocketException ex) when (ex.SocketErrorCode == SocketError.ConnectionReset)
+            {
+                // Ended with RST (Sockets aborts the request on FIN, and closing with unread input resets): ended too.
+                received = "";
+            }
+
+            Assert.True(received.Length == 0 || received.StartsWith("HTTP/1.1 4", StringComparison.Ordinal), $"Answered a body cut short with: {received}");
+        }
+
+        await AssertServesHelloAsync(fixture.IPv4, timeout.Token);
+    }
+
+    [Fact]
     public async Task ClientAbortingMidResponseLeavesTheServerServing()
     {
         using var timeout = new CancellationTokenSource(Timeout);

@@ -39,6 +39,8 @@ public sealed class IngestProblem
 
     private int? _retryAfterSeconds;
 
+    private string? _allow;
+
     public static IngestProblem Create(ProblemKind kind, string detail, string? field = null) => new(kind, detail, field);
 
     public static IngestProblem Overloaded(string detail, int retryAfterSeconds) => WithRetryAfter(ProblemKind.Overloaded, detail, retryAfterSeconds);
@@ -50,6 +52,15 @@ public sealed class IngestProblem
     /// <summary>A 503 for a store that cannot take events now (down, unreachable, failing): nothing of the
     /// request was acknowledged, and the caller should retry after <paramref name="retryAfterSeconds"/>.</summary>
     public static IngestProblem StoreUnavailable(string detail, int retryAfterSeconds) => WithRetryAfter(ProblemKind.StoreUnavailable, detail, retryAfterSeconds);
+
+    /// <summary>A 405 for a resource that exists but answers only <paramref name="allow"/>, an Allow header value
+    /// such as <c>GET, HEAD</c> (RFC 9110 §15.5.6: a 405 must carry Allow).</summary>
+    public static IngestProblem MethodNotAllowed(string detail, string allow) =>
+        new(ProblemKind.MethodNotAllowed, detail, null) { _allow = allow };
+
+    /// <summary>The methods the resource answers, for a 405; sent as the Allow header, not in the body (a method,
+    /// so no serializer writes it).</summary>
+    public string? Allow() => _allow;
 
     /// <summary>Seconds a client should wait before retrying; sent as the Retry-After header, not in the body
     /// (a method, so no serializer writes it).</summary>
@@ -86,6 +97,7 @@ public sealed class IngestProblem
         ProblemKind.BackEndFailed => (502, "backend-failed", "The back-end did not accept the events."),
         ProblemKind.BackEndTimeout => (504, "backend-timeout", "The back-end did not answer in time."),
         ProblemKind.NotFound => (404, "not-found", "There is nothing at this address."),
+        ProblemKind.MethodNotAllowed => (405, "method-not-allowed", "This address does not answer this method."),
         _ => throw new ArgumentOutOfRangeException(nameof(kind), kind, null),
     };
 }

@@ -19,4 +19,5 @@ public enum ProblemKind
     BackEndFailed,
     BackEndTimeout,
     NotFound,
+    MethodNotAllowed,
 }

@@ -55,6 +55,11 @@ public sealed class ResponseWriter(IIngestSerializer serializer)
             response.Headers.RetryAfter = seconds.ToString(System.Globalization.CultureInfo.InvariantCulture);
         }
 
+        if (problem.Allow() is { } allow)
+        {
+            response.Headers.Allow = allow;
+        }
+
         if (problem.Status == StatusCodes.Status413PayloadTooLarge)
         {
             // The rest of the body was never read: the connection cannot carry another request.

@@ -1,15 +1,16 @@
+using Ingest.Hosting.Internal;
 using Microsoft.AspNetCore.Http;
 
 namespace Ingest.Hosting.Metrics;
 
 /// <summary>
-/// <c>GET /metrics</c> as middleware ahead of every API style (the raw style has no routing), answered on the
-/// metrics port only when one is configured. On a port of its own (<paramref name="exclusive"/>) nothing else
+/// <c>GET /metrics</c> (and HEAD; any other method is a 405) as middleware ahead of every API style (the raw style
+/// has no routing), answered on the metrics port only when one is configured. On a port of its own (<paramref name="exclusive"/>) nothing else
 /// answers there; on the management port the request guards keep the other operational endpoints there.
 /// </summary>
-internal sealed class MetricsEndpoint(MetricsCollector collector, int port, bool exclusive)
+internal sealed class MetricsEndpoint(MetricsCollector collector, ResponseWriter writer, int port, bool exclusive)
 {
-    public const string Path = Internal.Routes.Metrics;
+    public const string Path = Routes.Metrics;
 
     /// <summary>The text exposition format Prometheus scrapes.</summary>
     public const string ContentType = "text/plain; version=0.0.4; charset=utf-8";
@@ -17,9 +18,12 @@ internal sealed class MetricsEndpoint(MetricsCollector collector, int port, bool
     public Task InvokeAsync(HttpContext context, RequestDelegate next)
     {
         var onMetricsPort = port > 0 && context.Connection.LocalPort == port;
-        if ((port == 0 || onMetricsPort) && HttpMethods.IsGet(context.Request.Method) && context.Request.Path.Equals(Path, StringComparison.Ordinal))
+        if ((port == 0 || onMetricsPort) && context.Request.Path.Equals(Path, StringComparison.Ordinal))
         {
-            return WriteAsync(context.Response);
+            var method = context.Request.Method;
+            return Routes.Allows(Path, method)
+                ? WriteAsync(context.Response)
+                : writer.WriteProblemAsync(context.Response, Routes.MethodNotAllowed(Path, method));
         }
 
         if (onMetricsPort && exclusive)

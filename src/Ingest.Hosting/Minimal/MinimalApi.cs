@@ -6,30 +6,33 @@ using Microsoft.AspNetCore.Routing;
 
 namespace Ingest.Hosting.Minimal;
 
-/// <summary>The contract as minimal API endpoints: routing, parameter binding from DI, handlers returning <see cref="IResult"/>.</summary>
+/// <summary>The contract as minimal API endpoints: routing, parameter binding from DI, handlers returning <see cref="IResult"/>.
+/// Each route is mapped with the methods <see cref="Routes"/> gives it.</summary>
 internal static class MinimalApi
 {
     public static void MapFrontEnd(IEndpointRouteBuilder app)
     {
-        app.MapPost(Routes.IngestEvent, IngestAsync);
-        app.MapGet(Routes.Plaintext, static () => TextResult.Hello);
-        app.MapGet(Routes.Json, static (ResponseWriter writer) => new JsonResult<HelloMessage>(new HelloMessage(), writer));
-        app.MapGet(Routes.Values, static (int id) => TextResult.Value);
-        MapCommon(app);
+        Map(app, Routes.IngestEvent, IngestAsync);
+        Map(app, Routes.Plaintext, static () => TextResult.Hello);
+        Map(app, Routes.Json, static (ResponseWriter writer) => new JsonResult<HelloMessage>(new HelloMessage(), writer));
+        Map(app, Routes.Values, static (int id) => TextResult.Value);
+        MapCommon(app, ServiceRole.FrontEnd);
     }
 
     public static void MapBackEnd(IEndpointRouteBuilder app)
     {
-        app.MapPost(Routes.IngestData, PersistAsync);
-        app.MapGet(Routes.IngestStats, static (BackEndHandler handler) => new JsonResult<IngestStats>(handler.Stats(), handler.Writer));
-        MapCommon(app);
+        Map(app, Routes.IngestData, PersistAsync);
+        Map(app, Routes.IngestStats, static (BackEndHandler handler) => new JsonResult<IngestStats>(handler.Stats(), handler.Writer));
+        MapCommon(app, ServiceRole.BackEnd);
     }
 
-    private static void MapCommon(IEndpointRouteBuilder app)
+    private static void MapCommon(IEndpointRouteBuilder app, ServiceRole role)
     {
-        app.MapGet(Routes.Health, static () => TextResult.Healthy);
-        app.MapFallback(static (ResponseWriter writer) => new JsonResult<Core.Problems.IngestProblem>(Routes.NotFound(), writer, StatusCodes.Status404NotFound));
+        Map(app, Routes.Health, static () => TextResult.Healthy);
+        Routes.MapFallback(app, role);
     }
+
+    private static void Map(IEndpointRouteBuilder app, string route, Delegate handler) => app.MapMethods(route, Routes.MethodsOf(route), handler);
 
     private static async Task<IResult> IngestAsync(HttpRequest request, FrontEndHandler handler, CancellationToken cancellationToken)
     {

@@ -8,10 +8,10 @@ namespace Ingest.Hosting.Mvc;
 [IngestRole(ServiceRole.BackEnd)]
 public sealed class BackEndController(BackEndHandler handler) : IngestControllerBase
 {
-    [HttpPost(Routes.IngestData)]
+    [Route(Routes.IngestData)]
     public async Task<IActionResult> Persist([FromBody] ParsedRequest request, CancellationToken cancellationToken) =>
         Answer(await handler.PersistAsync(request, BackEndHandler.IdempotencyKey(Request), cancellationToken), static n => new PersistAck { Persisted = n });
 
-    [HttpGet(Routes.IngestStats)]
+    [Route(Routes.IngestStats)]
     public IActionResult Stats() => Ok(handler.Stats());
 }

@@ -8,18 +8,18 @@ namespace Ingest.Hosting.Mvc;
 [IngestRole(ServiceRole.FrontEnd)]
 public sealed class FrontEndController(FrontEndHandler handler) : IngestControllerBase
 {
-    [HttpPost(Routes.IngestEvent)]
+    [Route(Routes.IngestEvent)]
     public async Task<IActionResult> Ingest([FromBody] ParsedRequest request, CancellationToken cancellationToken) =>
         Answer(await handler.ForwardAsync(request, cancellationToken), static n => new IngestAck { Accepted = n });
 
-    [HttpGet(Routes.Plaintext)]
+    [Route(Routes.Plaintext)]
     public ContentResult Plaintext() => Content(HelloMessage.Text, Core.Parsing.MediaTypes.PlainText);
 
-    [HttpGet(Routes.Json)]
+    [Route(Routes.Json)]
     public IActionResult Json() => Ok(new HelloMessage());
 
     /// <summary>The original benchmark's <c>ValuesController.Get(int id)</c>, returning a string as it did.</summary>
-    [HttpGet(Routes.Values)]
+    [Route(Routes.Values)]
     [System.Diagnostics.CodeAnalysis.SuppressMessage("Performance", "CA1822", Justification = "MVC actions are instance methods.")]
     [System.Diagnostics.CodeAnalysis.SuppressMessage("Style", "IDE0060", Justification = "The route binds id, as the original did; the answer does not use it.")]
     public string Values(int id) => Routes.ValueText;

@@ -8,6 +8,6 @@ namespace Ingest.Hosting.Mvc;
 [IngestRole(ServiceRole.BackEnd)]
 public sealed class HealthController : ControllerBase
 {
-    [HttpGet(Routes.Health)]
+    [Route(Routes.Health)]
     public ContentResult Health() => Content(Routes.HealthyText, Core.Parsing.MediaTypes.PlainText);
 }

@@ -17,6 +17,8 @@ internal static class MvcApi
             .AddControllers(options =>
             {
                 options.InputFormatters.Insert(0, new IngestInputFormatter(role));
+                // The actions name their route only; the methods come from Routes, as in the other styles.
+                options.Conventions.Add(new RouteMethodsConvention());
                 options.OutputFormatters.Insert(0, new IngestOutputFormatter());
                 // Answer 406 never: a client that asks for something else still gets the contract's JSON.
                 options.ReturnHttpNotAcceptable = false;
@@ -30,9 +32,9 @@ internal static class MvcApi
     }
 
     [RequiresUnreferencedCode("MVC discovers controllers by reflection.")]
-    public static void Map(IEndpointRouteBuilder app, ResponseWriter writer)
+    public static void Map(IEndpointRouteBuilder app, ServiceRole role)
     {
         app.MapControllers();
-        app.MapFallback(context => writer.WriteProblemAsync(context.Response, Routes.NotFound()));
+        Routes.MapFallback(app, role);
     }
 }

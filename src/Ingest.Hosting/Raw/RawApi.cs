@@ -6,7 +6,7 @@ using Microsoft.AspNetCore.Http;
 namespace Ingest.Hosting.Raw;
 
 /// <summary>
-/// The contract as one terminal middleware: a switch over method and path, the body read straight from the
+/// The contract as one terminal middleware: a switch over the route and method, the body read straight from the
 /// request pipe, no routing and no model binding. What is left is the cost of Kestrel and our own code.
 /// </summary>
 internal sealed class RawApi(ServiceRole role, ResponseWriter writer, IServiceProvider services)
@@ -22,63 +22,29 @@ internal sealed class RawApi(ServiceRole role, ResponseWriter writer, IServicePr
     public Task InvokeAsync(HttpContext context)
     {
         var request = context.Request;
-        var path = request.Path.Value ?? "";
-        if (HttpMethods.IsPost(request.Method))
+        // Paths compared exactly (no routing, so no case folding); the route is one of Routes' constants.
+        var route = Routes.Match(role, request.Path.Value ?? "", StringComparison.Ordinal);
+        if (route is null)
         {
-            if (_frontEnd is not null && path == Routes.IngestEvent)
-            {
-                return _frontEnd.HandleAsync(context);
-            }
-
-            if (_backEnd is not null && path == Routes.IngestData)
-            {
-                return _backEnd.HandleAsync(context);
-            }
-        }
-        else if (HttpMethods.IsGet(request.Method))
-        {
-            var answer = Get(path);
-            if (!answer.IsEmpty)
-            {
-                return ResponseWriter.WriteTextAsync(context.Response, answer);
-            }
-
-            if (_frontEnd is not null && path == Routes.Json)
-            {
-                return writer.WriteJsonAsync(context.Response, new HelloMessage());
-            }
-
-            if (_backEnd is not null && path == Routes.IngestStats)
-            {
-                return writer.WriteJsonAsync(context.Response, _backEnd.Stats());
-            }
+            return writer.WriteProblemAsync(context.Response, Routes.NotFound());
         }
 
-        return writer.WriteProblemAsync(context.Response, Routes.NotFound());
-    }
-
-    private ReadOnlyMemory<byte> Get(string path)
-    {
-        if (path == Routes.Health)
+        if (!Routes.Allows(route, request.Method))
         {
-            return Healthy;
+            return writer.WriteProblemAsync(context.Response, Routes.MethodNotAllowed(route, request.Method));
         }
 
-        if (_frontEnd is null)
+        return route switch
         {
-            return default;
-        }
-
-        if (path == Routes.Plaintext)
-        {
-            return Hello;
-        }
-
-        // /api/values/{id:int}, as the other styles' route constraint.
-        return path.StartsWith(Routes.ValuesPrefix, StringComparison.Ordinal)
-            && int.TryParse(path.AsSpan(Routes.ValuesPrefix.Length), System.Globalization.NumberStyles.AllowLeadingSign, System.Globalization.CultureInfo.InvariantCulture, out _)
-            ? Value
-            : default;
+            Routes.IngestEvent => _frontEnd!.HandleAsync(context),
+            Routes.IngestData => _backEnd!.HandleAsync(context),
+            Routes.IngestStats => writer.WriteJsonAsync(context.Response, _backEnd!.Stats()),
+            Routes.Json => writer.WriteJsonAsync(context.Response, new HelloMessage()),
+            Routes.Plaintext => ResponseWriter.WriteTextAsync(context.Response, Hello),
+            Routes.Values => ResponseWriter.WriteTextAsync(context.Response, Value),
+            Routes.Health => ResponseWriter.WriteTextAsync(context.Response, Healthy),
+            _ => throw new System.Diagnostics.UnreachableException($"Routes.Match returned '{route}', which the raw style does not serve."),
+        };
     }
 
     private static T Resolve<T>(IServiceProvider services)

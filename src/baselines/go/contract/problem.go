@@ -23,6 +23,7 @@ const (
 	BackEndTimeout
 	NotFound
 	Overloaded
+	MethodNotAllowed
 )
 
 type kindInfo struct {
@@ -44,6 +45,7 @@ var kinds = [...]kindInfo{
 	BackEndTimeout:       {504, "backend-timeout", "The back-end did not answer in time."},
 	NotFound:             {404, "not-found", "There is nothing at this address."},
 	Overloaded:           {503, "overloaded", "The service is overloaded; retry later."},
+	MethodNotAllowed:     {405, "method-not-allowed", "This address does not answer this method."},
 }
 
 // Status is the HTTP status code of the kind.
@@ -63,6 +65,8 @@ type Problem struct {
 	Field string
 	// RetryAfter is the Retry-After header's value in seconds; 0 when the answer carries none.
 	RetryAfter int
+	// Allow is the Allow header's value of a 405 (RFC 9110 §15.5.6), e.g. "GET, HEAD"; empty otherwise.
+	Allow string
 }
 
 // Error makes a Problem usable as an error value in tests and logs.

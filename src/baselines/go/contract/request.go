@@ -151,6 +151,14 @@ func NotFoundProblem() *Problem {
 	return newProblem(NotFound, "No endpoint answers this method and path.", "")
 }
 
+// MethodNotAllowedProblem answers a route that exists with a method it does not answer; allow is the Allow
+// header's value, the methods it does answer.
+func MethodNotAllowedProblem(route, method, allow string) *Problem {
+	p := newProblem(MethodNotAllowed, route+" does not answer "+method+"; it answers "+allow+".", "")
+	p.Allow = allow
+	return p
+}
+
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
 // trimBody drops a UTF-8 byte order mark and JSON white space at the start, and JSON white space at the end.

@@ -26,7 +26,8 @@ func TestEveryKindHasItsStatusAndURN(t *testing.T) {
 		EmptyBody: {400, "empty-body"}, MalformedJSON: {400, "malformed-json"}, InvalidField: {400, "invalid-field"},
 		MissingField: {400, "missing-field"}, UnknownType: {400, "unknown-type"}, PayloadTooLarge: {413, "payload-too-large"},
 		UnsupportedMediaType: {415, "unsupported-media-type"}, BackEndFailed: {502, "backend-failed"},
-		BackEndTimeout: {504, "backend-timeout"}, NotFound: {404, "not-found"},
+		BackEndTimeout: {504, "backend-timeout"}, NotFound: {404, "not-found"}, Overloaded: {503, "overloaded"},
+		MethodNotAllowed: {405, "method-not-allowed"},
 	}
 	for kind, w := range want {
 		if kind.Status() != w.status || kind.Type() != "urn:ingest:problem:"+w.urn || kind.Title() == "" {

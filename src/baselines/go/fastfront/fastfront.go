@@ -186,18 +186,15 @@ func (f *FrontEnd) Handle(ctx *fasthttp.RequestCtx) {
 	path := ctx.Path()
 	switch string(path) {
 	case service.IngestEventPath:
-		if !ctx.IsPost() {
-			methodNotAllowed(ctx, fasthttp.MethodPost)
-			return
+		if allowed(ctx, service.IngestEventPath, service.WriteAllow) {
+			f.ingest(ctx)
 		}
-		f.ingest(ctx)
 	case service.PlaintextPath:
-		getText(ctx, helloText)
+		getText(ctx, service.PlaintextPath, helloText)
 	case service.HealthPath:
-		getText(ctx, healthyText)
+		getText(ctx, service.HealthPath, healthyText)
 	case service.JSONPath:
-		if !ctx.IsGet() {
-			methodNotAllowed(ctx, fasthttp.MethodGet)
+		if !allowed(ctx, service.JSONPath, service.ReadAllow) {
 			return
 		}
 		// A new object serialized per request, as TechEmpower's JSON test demands.
@@ -209,25 +206,29 @@ func (f *FrontEnd) Handle(ctx *fasthttp.RequestCtx) {
 		ctx.SetBody(body)
 	default:
 		if bytes.HasPrefix(path, valuesPrefix) && service.IsInt32(path[len(valuesPrefix):]) {
-			getText(ctx, valueText)
+			getText(ctx, service.ValuesRoute, valueText)
 			return
 		}
 		writeProblem(ctx, contract.NotFoundProblem())
 	}
 }
 
-func getText(ctx *fasthttp.RequestCtx, body []byte) {
-	if !ctx.IsGet() {
-		methodNotAllowed(ctx, fasthttp.MethodGet)
+func getText(ctx *fasthttp.RequestCtx, route string, body []byte) {
+	if !allowed(ctx, route, service.ReadAllow) {
 		return
 	}
 	ctx.SetContentType(contract.TextMediaType)
 	ctx.SetBody(body)
 }
 
-func methodNotAllowed(ctx *fasthttp.RequestCtx, allow string) {
-	ctx.Response.Header.Set("Allow", allow)
-	ctx.SetStatusCode(fasthttp.StatusMethodNotAllowed)
+// allowed answers 405 unless route, whose Allow value is allow, answers the request's method; false when it
+// answered. (fasthttp sends no body for HEAD, and GET's Content-Length.)
+func allowed(ctx *fasthttp.RequestCtx, route, allow string) bool {
+	if service.Answers(allow, ctx.Method()) {
+		return true
+	}
+	writeProblem(ctx, contract.MethodNotAllowedProblem(route, string(ctx.Method()), allow))
+	return false
 }
 
 func writeProblem(ctx *fasthttp.RequestCtx, p *contract.Problem) {
@@ -236,6 +237,9 @@ func writeProblem(ctx *fasthttp.RequestCtx, p *contract.Problem) {
 	}
 	if p.RetryAfter > 0 {
 		ctx.Response.Header.Set("Retry-After", strconv.Itoa(p.RetryAfter))
+	}
+	if p.Allow != "" {
+		ctx.Response.Header.Set("Allow", p.Allow)
 	}
 	ctx.SetStatusCode(p.Status())
 	ctx.SetContentType(contract.ProblemMediaType)

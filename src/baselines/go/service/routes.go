@@ -10,7 +10,25 @@ const (
 	JSONPath        = "/json"
 	ValuesPrefix    = "/api/values/"
 	HealthPath      = "/healthz"
+	// ValuesRoute names /api/values/{id} in answers, as the .NET route template does.
+	ValuesRoute = ValuesPrefix + "{id:int}"
 )
+
+// The Allow value of every route: POST for the write endpoints, GET and HEAD for every other (HEAD answers GET's
+// headers without the body, which both HTTP stacks drop). Another method on a route that exists is a 405 with
+// Allow and a problem body, as the .NET services answer it.
+const (
+	ReadAllow  = "GET, HEAD"
+	WriteAllow = "POST"
+)
+
+// Answers reports whether a route whose Allow value is allow (ReadAllow or WriteAllow) answers method.
+func Answers[T string | []byte](allow string, method T) bool {
+	if allow == WriteAllow {
+		return string(method) == "POST"
+	}
+	return string(method) == "GET" || string(method) == "HEAD"
+}
 
 // The reference endpoints' fixed answers.
 const (

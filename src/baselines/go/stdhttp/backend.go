@@ -25,17 +25,13 @@ func (b *BackEnd) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header()["Server"] = serverHeader
 	switch {
 	case r.URL.Path == contract.DataPath:
-		if r.Method != http.MethodPost {
-			methodNotAllowed(w, allowPost)
-			return
+		if allowed(w, r, contract.DataPath, service.WriteAllow) {
+			b.data(w, r)
 		}
-		b.data(w, r)
 	case r.URL.Path == service.IngestStatsPath:
-		if r.Method != http.MethodGet {
-			methodNotAllowed(w, allowGet)
-			return
+		if allowed(w, r, service.IngestStatsPath, service.ReadAllow) {
+			write(w, http.StatusOK, jsonType, b.sink.Stats().AppendJSON(make([]byte, 0, 96)))
 		}
-		write(w, http.StatusOK, jsonType, b.sink.Stats().AppendJSON(make([]byte, 0, 96)))
 	case reference(w, r, false):
 	default:
 		writeProblem(w, contract.NotFoundProblem())

@@ -30,11 +30,9 @@ func (f *FrontEnd) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header()["Server"] = serverHeader
 	switch {
 	case r.URL.Path == service.IngestEventPath:
-		if r.Method != http.MethodPost {
-			methodNotAllowed(w, allowPost)
-			return
+		if allowed(w, r, service.IngestEventPath, service.WriteAllow) {
+			f.ingest(w, r)
 		}
-		f.ingest(w, r)
 	case reference(w, r, true):
 	default:
 		writeProblem(w, contract.NotFoundProblem())

@@ -26,8 +26,6 @@ var (
 	textType      = []string{contract.TextMediaType}
 	problemType   = []string{contract.ProblemMediaType}
 	closeHeader   = []string{"close"}
-	allowGet      = []string{http.MethodGet}
-	allowPost     = []string{http.MethodPost}
 	helloText     = []byte(service.HelloText)
 	healthyText   = []byte(service.HealthyText)
 	valueText     = []byte(service.ValueText)
@@ -59,18 +57,27 @@ func writeProblem(w http.ResponseWriter, p *contract.Problem) {
 	if p.RetryAfter > 0 {
 		w.Header()["Retry-After"] = []string{strconv.Itoa(p.RetryAfter)}
 	}
+	if p.Allow != "" {
+		w.Header()["Allow"] = []string{p.Allow}
+	}
 	write(w, p.Status(), problemType, p.AppendJSON(make([]byte, 0, 256)))
 }
 
-func methodNotAllowed(w http.ResponseWriter, allow []string) {
-	w.Header()["Allow"] = allow
-	w.WriteHeader(http.StatusMethodNotAllowed)
+// allowed answers 405 unless route, whose Allow value is allow, answers the request's method; false when it
+// answered. (net/http drops the body of a HEAD answer and keeps its Content-Length.)
+func allowed(w http.ResponseWriter, r *http.Request, route, allow string) bool {
+	if service.Answers(allow, r.Method) {
+		return true
+	}
+	writeProblem(w, contract.MethodNotAllowedProblem(route, r.Method, allow))
+	return false
 }
 
 // reference answers the reference endpoints both roles share; false when the path is none of them.
 func reference(w http.ResponseWriter, r *http.Request, frontEnd bool) bool {
 	var body []byte
 	contentType := textType
+	route := r.URL.Path
 	switch path := r.URL.Path; {
 	case path == service.HealthPath:
 		body = healthyText
@@ -87,14 +94,13 @@ func reference(w http.ResponseWriter, r *http.Request, frontEnd bool) bool {
 		contentType = jsonType
 	case strings.HasPrefix(path, service.ValuesPrefix) && service.IsInt32(path[len(service.ValuesPrefix):]):
 		body = valueText
+		route = service.ValuesRoute
 	default:
 		return false
 	}
-	if r.Method != http.MethodGet {
-		methodNotAllowed(w, allowGet)
-		return true
+	if allowed(w, r, route, service.ReadAllow) {
+		write(w, http.StatusOK, contentType, body)
 	}
-	write(w, http.StatusOK, contentType, body)
 	return true
 }
 

@@ -99,6 +99,45 @@ func Get(t testing.TB, url string) Answer {
 	return Do(t, http.MethodGet, url, "", nil)
 }
 
+// Methods are what WantMethods asks every route with: the ones the contract names, and others.
+var Methods = []string{"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "FOO"}
+
+// WantMethods asks url, a route answering the methods of allow (service.ReadAllow or service.WriteAllow), with
+// every one of Methods. The methods it answers give 200 (a POST sends postBody) and HEAD gives GET's headers
+// without a body; any other is a 405 with that Allow and a problem body (none for HEAD).
+func WantMethods(t testing.TB, url, allow, postBody string) {
+	t.Helper()
+	for _, method := range Methods {
+		var body []byte
+		if method == http.MethodPost {
+			body = []byte(postBody)
+		}
+		a := Do(t, method, url, JSON, body)
+		switch {
+		case !service.Answers(allow, method):
+			if a.Status != http.StatusMethodNotAllowed || a.Header.Get("Allow") != allow {
+				t.Fatalf("%s %s: %d, Allow %q; want 405, Allow %q", method, url, a.Status, a.Header.Get("Allow"), allow)
+			}
+			if method == http.MethodHead {
+				if len(a.Body) != 0 {
+					t.Fatalf("HEAD %s: a body %q", url, a.Body)
+				}
+			} else {
+				a.WantProblem(t, http.StatusMethodNotAllowed, "method-not-allowed", "")
+			}
+		case a.Status != http.StatusOK:
+			t.Fatalf("%s %s: %d %s; want 200", method, url, a.Status, a.Body)
+		case method == http.MethodHead:
+			get := Get(t, url)
+			if len(a.Body) != 0 || a.Header.Get("Content-Type") != get.Header.Get("Content-Type") ||
+				a.Header.Get("Content-Length") != get.Header.Get("Content-Length") {
+				t.Fatalf("HEAD %s: %q %q %q; GET had %q %q", url, a.Header.Get("Content-Type"), a.Header.Get("Content-Length"), a.Body,
+					get.Header.Get("Content-Type"), get.Header.Get("Content-Length"))
+			}
+		}
+	}
+}
+
 // Want checks the status, the Content-Type and, when body is not empty, the exact body.
 func (a Answer) Want(t testing.TB, status int, contentType, body string) {
 	t.Helper()

@@ -208,10 +208,14 @@ func (f FrontEnd) referenceEndpoints(t *testing.T) {
 	for _, path := range []string{"/api/values/x", "/api/values/2147483648", "/api/values/", "/nowhere", "/"} {
 		Get(t, base+path).WantProblem(t, http.StatusNotFound, "not-found", "")
 	}
-	if a := Get(t, base+service.IngestEventPath); a.Status != http.StatusMethodNotAllowed || a.Header.Get("Allow") != http.MethodPost {
-		t.Errorf("GET /ingest/event: %d, Allow %q", a.Status, a.Header.Get("Allow"))
+	// Every route with every method: its own answered, any other 405 with Allow; unknown paths stay 404.
+	WantMethods(t, base+service.IngestEventPath, service.WriteAllow, Classic)
+	for _, path := range []string{service.PlaintextPath, service.JSONPath, service.ValuesPrefix + "5", service.HealthPath} {
+		WantMethods(t, base+path, service.ReadAllow, "")
 	}
-	if a := Post(t, base+service.PlaintextPath, JSON, "{}"); a.Status != http.StatusMethodNotAllowed || a.Header.Get("Allow") != http.MethodGet {
-		t.Errorf("POST /plaintext: %d, Allow %q", a.Status, a.Header.Get("Allow"))
+	for _, method := range Methods {
+		if a := Do(t, method, base+"/nowhere", "", nil); a.Status != http.StatusNotFound || a.Header.Get("Allow") != "" {
+			t.Errorf("%s /nowhere: %d, Allow %q; want 404 without Allow", method, a.Status, a.Header.Get("Allow"))
+		}
 	}
 }
