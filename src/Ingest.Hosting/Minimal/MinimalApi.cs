@@ -7,32 +7,31 @@ using Microsoft.AspNetCore.Routing;
 namespace Ingest.Hosting.Minimal;
 
 /// <summary>The contract as minimal API endpoints: routing, parameter binding from DI, handlers returning <see cref="IResult"/>.
-/// Each route is mapped with the methods <see cref="Routes"/> gives it.</summary>
+/// Each route is mapped with the methods <see cref="Routes"/> gives it, the handler written at the call: Native AOT's
+/// request delegate generator resolves only a lambda or method group there, not a <see cref="Delegate"/> passed on.</summary>
 internal static class MinimalApi
 {
     public static void MapFrontEnd(IEndpointRouteBuilder app)
     {
-        Map(app, Routes.IngestEvent, IngestAsync);
-        Map(app, Routes.Plaintext, static () => TextResult.Hello);
-        Map(app, Routes.Json, static (ResponseWriter writer) => new JsonResult<HelloMessage>(new HelloMessage(), writer));
-        Map(app, Routes.Values, static (int id) => TextResult.Value);
+        app.MapMethods(Routes.IngestEvent, Routes.MethodsOf(Routes.IngestEvent), IngestAsync);
+        app.MapMethods(Routes.Plaintext, Routes.MethodsOf(Routes.Plaintext), static () => TextResult.Hello);
+        app.MapMethods(Routes.Json, Routes.MethodsOf(Routes.Json), static (ResponseWriter writer) => new JsonResult<HelloMessage>(new HelloMessage(), writer));
+        app.MapMethods(Routes.Values, Routes.MethodsOf(Routes.Values), static (int id) => TextResult.Value);
         MapCommon(app, ServiceRole.FrontEnd);
     }
 
     public static void MapBackEnd(IEndpointRouteBuilder app)
     {
-        Map(app, Routes.IngestData, PersistAsync);
-        Map(app, Routes.IngestStats, static (BackEndHandler handler) => new JsonResult<IngestStats>(handler.Stats(), handler.Writer));
+        app.MapMethods(Routes.IngestData, Routes.MethodsOf(Routes.IngestData), PersistAsync);
+        app.MapMethods(Routes.IngestStats, Routes.MethodsOf(Routes.IngestStats), static (BackEndHandler handler) => new JsonResult<IngestStats>(handler.Stats(), handler.Writer));
         MapCommon(app, ServiceRole.BackEnd);
     }
 
     private static void MapCommon(IEndpointRouteBuilder app, ServiceRole role)
     {
-        Map(app, Routes.Health, static () => TextResult.Healthy);
+        app.MapMethods(Routes.Health, Routes.MethodsOf(Routes.Health), static () => TextResult.Healthy);
         Routes.MapFallback(app, role);
     }
-
-    private static void Map(IEndpointRouteBuilder app, string route, Delegate handler) => app.MapMethods(route, Routes.MethodsOf(route), handler);
 
     private static async Task<IResult> IngestAsync(HttpRequest request, FrontEndHandler handler, CancellationToken cancellationToken)
     {
