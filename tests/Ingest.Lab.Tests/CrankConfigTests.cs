@@ -63,6 +63,27 @@ public sealed class CrankConfigTests
     }
 
     [Fact]
+    public void NoServiceListensOnAnAgentsPort()
+    {
+        // In the local profile every job shares the agent's host: a service on the agent's port fails to bind.
+        var text = File.ReadAllText(ConfigPath);
+        var agentPorts = System.Text.RegularExpressions.Regex.Matches(text, @"- http://[0-9.]+:(\d+)").Select(m => m.Groups[1].Value).ToHashSet();
+        Assert.NotEmpty(agentPorts);
+        foreach (var (name, services) in Load(text))
+        {
+            foreach (var (service, variables) in services)
+            {
+                foreach (var (key, value) in variables.Where(v => v.Key.EndsWith("Port", StringComparison.Ordinal) || v.Key == "upstreams"))
+                {
+                    Assert.DoesNotContain(agentPorts, port => value == port || value.Contains(":" + port, StringComparison.Ordinal));
+                }
+            }
+        }
+
+        Assert.DoesNotContain(agentPorts, port => text.Contains($"Port: {port}\n", StringComparison.Ordinal));
+    }
+
+    [Fact]
     public void EveryScenarioAndProfileResolves()
     {
         Assert.Empty(CrankValidator.Validate(ConfigPath, CrankConfig.PublishedFolders));

@@ -126,7 +126,7 @@ internal static class CrankConfig
             var variables = new SortedDictionary<string, string>(application, StringComparer.Ordinal);
             if (i > 1)
             {
-                variables["serverPort"] = (5000 + (10 * (i - 1))).ToString(CultureInfo.InvariantCulture);
+                variables["serverPort"] = InstancePort(i).ToString(CultureInfo.InvariantCulture);
             }
 
             WriteService(yml, service, Job(scenario.FrontEnd, frontEnd: true), variables);
@@ -141,7 +141,7 @@ internal static class CrankConfig
 
         if (scenario.FrontDoor != FrontDoor.Direct)
         {
-            var upstreams = string.Join(",", Enumerable.Range(0, scenario.FrontEndInstances).Select(i => $"{{{{serverAddress}}}}:{5000 + (10 * i)}"));
+            var upstreams = string.Join(",", Enumerable.Range(1, scenario.FrontEndInstances).Select(i => $"{{{{serverAddress}}}}:{InstancePort(i)}"));
             WriteService(yml, "proxy", scenario.FrontDoor == FrontDoor.Nginx ? "nginx-proxy" : "caddy-proxy",
                 new SortedDictionary<string, string>(StringComparer.Ordinal) { ["upstreams"] = upstreams });
             load["targetPort"] = "{{proxyPort}}";
@@ -149,6 +149,11 @@ internal static class CrankConfig
 
         WriteService(yml, "load", "ingest-loadgen", load);
     }
+
+    /// <summary>Where front-end instance <paramref name="instance"/> (from 1) listens: the root serverPort (5000) for the
+    /// first, then 5100, 5200: clear of the back-end (5001), the proxy (8080) and the agents (5010), which all share
+    /// one host in the local profile.</summary>
+    public static int InstancePort(int instance) => instance == 1 ? 5000 : 5000 + (100 * (instance - 1));
 
     private static string Job(ServiceSpec spec, bool frontEnd) => spec.Implementation switch
     {
