@@ -47,6 +47,7 @@ internal sealed class NewtonsoftIngestSerializer : IIngestSerializer
                 new StringEnumConverter(),
                 StrictConverters.String,
                 StrictConverters.Double,
+                StrictConverters.DateTime,
             },
         });
     }
