@@ -3,6 +3,8 @@
 #
 #   bash tests/fuzz/run.sh <target|all> [--seconds N]     N seconds per target, 60 by default
 #   bash tests/fuzz/run.sh list
+#   bash tests/fuzz/run.sh http [--seconds N]             the HTTP-level fuzz of the running services (HttpFuzzTests),
+#                                                        N seconds per transport, a new seed unless INGEST_HTTP_FUZZ_SEED
 #
 # Installs afl++ (Debian) when missing, publishes tests/fuzz/Ingest.Fuzz, instruments Ingest.Core and Ingest.LoadGen
 # with the SharpFuzz CLI (the local tool pinned in tests/fuzz/dotnet-tools.json), runs afl-fuzz on each target from
@@ -21,10 +23,21 @@ target=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --seconds) seconds="$2"; shift 2 ;;
-        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
         *) target="$1"; shift ;;
     esac
 done
+
+if [ "$target" = "http" ]; then
+    # Raw requests against both services on every transport, as many as fit in the time; the seed is printed, and
+    # INGEST_HTTP_FUZZ_SEED=<seed> replays the run.
+    seed=${INGEST_HTTP_FUZZ_SEED:-$((RANDOM * 32768 + RANDOM))}
+    echo "HTTP fuzz: $seconds s per transport, seed $seed"
+    INGEST_HTTP_FUZZ_SEED=$seed INGEST_HTTP_FUZZ_SECONDS=$seconds INGEST_HTTP_FUZZ_REQUESTS=${INGEST_HTTP_FUZZ_REQUESTS:-100000000} \
+        dotnet test tests/Ingest.Hosting.Tests -c Release --nologo -tl:off --filter "FullyQualifiedName~HttpFuzzTests" \
+        --logger "console;verbosity=detailed"
+    exit $?
+fi
 
 # The uninstrumented build: lists the targets and replays findings (instrumented code outside afl-fuzz has no map).
 dotnet build "$project" -c Release --nologo -v quiet -tl:off >/dev/null
