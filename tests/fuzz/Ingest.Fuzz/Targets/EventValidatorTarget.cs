@@ -21,13 +21,9 @@ internal sealed class EventValidatorTarget : IFuzzTarget
 
     public void Run(ReadOnlySpan<byte> input)
     {
-        if (input.IsEmpty)
-        {
-            return;
-        }
-
-        var serializer = FuzzSerializers.Pick(input[0]);
-        var lines = Encoding.UTF8.GetString(input[1..]).Split('\n');
+        var selector = input.IsEmpty ? (byte)0 : input[0];
+        var serializer = FuzzSerializers.Pick(selector);
+        var lines = Encoding.UTF8.GetString(input[Math.Min(1, input.Length)..]).Split('\n');
         string? Member(int i) => i < lines.Length ? lines[i] : null;
         var document = new EventDocument
         {

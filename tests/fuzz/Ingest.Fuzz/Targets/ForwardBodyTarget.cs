@@ -14,14 +14,10 @@ internal sealed class ForwardBodyTarget : IFuzzTarget
 
     public void Run(ReadOnlySpan<byte> input)
     {
-        if (input.IsEmpty)
-        {
-            return;
-        }
-
-        var serializer = FuzzSerializers.Pick(input[0]);
+        var selector = input.IsEmpty ? (byte)0 : input[0];
+        var serializer = FuzzSerializers.Pick(selector);
         var events = new List<IngestEvent>();
-        var problem = FuzzSerializers.ForwardReader(serializer).Read(input[1..].ToArray(), events);
+        var problem = FuzzSerializers.ForwardReader(serializer).Read(input[Math.Min(1, input.Length)..].ToArray(), events);
         EventChecks.ProblemOrValidEvents(problem, events);
     }
 }

@@ -16,18 +16,14 @@ internal sealed class HttpResponseParserTarget : IFuzzTarget
 
     public void Run(ReadOnlySpan<byte> input)
     {
-        if (input.Length < 2)
-        {
-            return;
-        }
-
-        var head = (input[0] & 1) == 1;
-        var stream = input[2..];
+        var head = input.Length > 0 && (input[0] & 1) == 1;
+        var readSize = input.Length > 1 ? input[1] : 0;
+        var stream = input.Length > 2 ? input[2..] : [];
         var whole = Feed(new HttpResponseParser(head), stream, stream.Length);
-        if (input[1] != 0)
+        if (readSize != 0)
         {
-            var split = Feed(new HttpResponseParser(head), stream, input[1]);
-            FuzzPropertyException.Check(whole == split, $"reads of {input[1]} bytes give the same responses as one read: {whole} vs {split}");
+            var split = Feed(new HttpResponseParser(head), stream, readSize);
+            FuzzPropertyException.Check(whole == split, $"reads of {readSize} bytes give the same responses as one read: {whole} vs {split}");
         }
     }
 

@@ -15,15 +15,11 @@ internal sealed class RequestReaderTarget : IFuzzTarget
 
     public void Run(ReadOnlySpan<byte> input)
     {
-        if (input.IsEmpty)
-        {
-            return;
-        }
-
-        var serializer = FuzzSerializers.Pick(input[0]);
-        var format = input[0] / FuzzSerializers.Count % 2 == 0 ? PayloadFormat.Json : PayloadFormat.Ndjson;
+        var selector = input.IsEmpty ? (byte)0 : input[0];
+        var serializer = FuzzSerializers.Pick(selector);
+        var format = selector / FuzzSerializers.Count % 2 == 0 ? PayloadFormat.Json : PayloadFormat.Ndjson;
         var events = new List<IngestEvent>();
-        var problem = FuzzSerializers.RequestReader(serializer).Read(input[1..].ToArray(), format, events);
+        var problem = FuzzSerializers.RequestReader(serializer).Read(input[Math.Min(1, input.Length)..].ToArray(), format, events);
         EventChecks.ProblemOrValidEvents(problem, events);
         if (problem is null)
         {
