@@ -148,6 +148,9 @@ public sealed class IngestRequestReaderTests
             ("{\"type\":\"job\",\"source\":\"s\",\"timestamp\":\"yesterday\",\"job_id\":\"j\",\"status\":\"s\"}", PayloadFormat.Json, ProblemKind.InvalidField, "$.timestamp"),
             ("{\"type\":\"job\",\"source\":\"s\",\"timestamp\":\"2026-11-22T10:00:00\",\"job_id\":\"j\",\"status\":\"s\"}", PayloadFormat.Json, ProblemKind.InvalidField, "$.timestamp"),
             ("{\"type\":\"job\",\"source\":\"s\",\"timestamp\":1700000000,\"job_id\":\"j\",\"status\":\"s\"}", PayloadFormat.Json, ProblemKind.InvalidField, "$.timestamp"),
+            // Regression (found by fuzzing the validator): DateTime's default instant, which the back-end reads as absent.
+            ("{\"type\":\"job\",\"source\":\"s\",\"timestamp\":\"0001-01-01T00:00:00Z\",\"job_id\":\"j\",\"status\":\"s\"}", PayloadFormat.Json, ProblemKind.InvalidField, "$.timestamp"),
+            ("{\"type\":\"job\",\"source\":\"s\",\"timestamp\":\"0001-01-01T01:00:00+01:00\",\"job_id\":\"j\",\"status\":\"s\"}", PayloadFormat.Json, ProblemKind.InvalidField, "$.timestamp"),
             ("{\"type\":\"job\",\"source\":\"s\",\"timestamp\":\"2026-11-22T10:00:00Z\",\"status\":\"s\"}", PayloadFormat.Json, ProblemKind.MissingField, "$.job_id"),
             ("{\"type\":\"job\",\"source\":\"s\",\"timestamp\":\"2026-11-22T10:00:00Z\",\"job_id\":123,\"status\":\"s\"}", PayloadFormat.Json, ProblemKind.InvalidField, "$.job_id"),
             ("{\"type\":\"job\",\"source\":\"s\",\"timestamp\":\"2026-11-22T10:00:00Z\",\"job_id\":\"j\",\"status\":true}", PayloadFormat.Json, ProblemKind.InvalidField, "$.status"),
