@@ -24,11 +24,30 @@ public sealed class BackEndPathTests
     }
 
     [Theory]
+    [MemberData(nameof(Serializers.All), MemberType = typeof(Serializers))]
+    public void ReadsForwardedTimesWithAnOffsetAsUtc(SerializerKind kind)
+    {
+        var body = """{"type":"log","source":"a","timestamp":"2026-11-22T11:00:00.5+01:00","received_at":"2026-11-22T10:00:01Z","level":"info","message":"m"}""";
+        var events = new List<IngestEvent>();
+
+        Assert.Null(new ForwardBodyReader(IngestSerializers.Create(kind)).Read(Encoding.UTF8.GetBytes(body), events));
+        Assert.Equal(new DateTime(2026, 11, 22, 10, 0, 0, 500, DateTimeKind.Utc), events[0].Timestamp);
+        Assert.Equal(DateTimeKind.Utc, events[0].Timestamp.Kind);
+        Assert.Equal(DateTimeKind.Utc, events[0].ReceivedAt.Kind);
+    }
+
+    [Theory]
     [InlineData("""[{"type":"job","source":"a","timestamp":"2026-11-22T10:00:00Z","status":"s"}]""", ProblemKind.MissingField, "$[0].job_id")]
     [InlineData("""[{"type":"bogus","source":"a","timestamp":"2026-11-22T10:00:00Z"}]""", ProblemKind.InvalidField, null)]
     [InlineData("""[{"source":"a","timestamp":"2026-11-22T10:00:00Z","job_id":"j","status":"s"}]""", ProblemKind.MissingField, "$[0].type")]
     [InlineData("""{"type":"metric","source":"a","timestamp":"2026-11-22T10:00:00Z","name":"n"}""", ProblemKind.MissingField, "$.value")]
     [InlineData("""[{"type":"log","source":"a","level":"info","message":"m"}]""", ProblemKind.MissingField, "$[0].timestamp")]
+    // Regression (found by fuzzing the forward-body reader): System.Text.Json took a date without an offset, an unknown
+    // instant, and Newtonsoft took whatever DateTime.Parse takes.
+    [InlineData("""[{"type":"log","source":"a","timestamp":"2026-11-22T10:00","level":"info","message":"m"}]""", ProblemKind.InvalidField, "$[0].timestamp")]
+    [InlineData("""[{"type":"log","source":"a","timestamp":"2026-11-22T10:00:00Z","received_at":"2026-11-22T10:00:01","level":"info","message":"m"}]""", ProblemKind.InvalidField, "$[0].received_at")]
+    [InlineData("""[{"type":"log","source":"a","timestamp":"11/22/2026 10:00:00 +00:00","level":"info","message":"m"}]""", ProblemKind.InvalidField, "$[0].timestamp")]
+    [InlineData("""[{"type":"log","source":"a","timestamp":1,"level":"info","message":"m"}]""", ProblemKind.InvalidField, "$[0].timestamp")]
     [InlineData("[]", ProblemKind.EmptyBody, null)]
     [InlineData("[1", ProblemKind.MalformedJson, null)]
     public void RejectsEventsThatAreNotNormalised(string body, ProblemKind expected, string? field)

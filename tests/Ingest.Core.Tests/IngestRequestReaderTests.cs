@@ -25,6 +25,20 @@ public sealed class IngestRequestReaderTests
         Assert.Equal(DateTimeKind.Utc, e.ReceivedAt.Kind);
     }
 
+    /// <summary>Regression (found by fuzzing the inner document): Newtonsoft read "$type" as type metadata and threw a
+    /// NullReferenceException from inside itself on <c>{"$type":{}}</c> — a 500 for bad JSON. "$type", "$id" and
+    /// "$ref" are unknown members like any other, in the outer document and in the inner one.</summary>
+    [Theory]
+    [MemberData(nameof(Serializers.All), MemberType = typeof(Serializers))]
+    public void MetadataLikeMembersAreOrdinaryUnknownMembers(SerializerKind kind)
+    {
+        var typed = ReadOne(kind, SamplePayloads.Job(1).Replace("{", """{"$type":{},"$id":"1","$ref":{"":1},""", StringComparison.Ordinal));
+        var classic = ReadOne(kind, """{"data": "{'$type':{},'$ref':{'':1},'job_id':'j','status':'s'}"}""");
+
+        Assert.Equal("job-1", typed.JobId);
+        Assert.Equal("j", classic.JobId);
+    }
+
     [Theory]
     [MemberData(nameof(Serializers.All), MemberType = typeof(Serializers))]
     public void KeepsQuotesAndEscapesInsideSingleQuotedValues(SerializerKind kind)
@@ -134,6 +148,9 @@ public sealed class IngestRequestReaderTests
             ("{\"type\":\"job\",\"source\":\"s\",\"timestamp\":\"yesterday\",\"job_id\":\"j\",\"status\":\"s\"}", PayloadFormat.Json, ProblemKind.InvalidField, "$.timestamp"),
             ("{\"type\":\"job\",\"source\":\"s\",\"timestamp\":\"2026-11-22T10:00:00\",\"job_id\":\"j\",\"status\":\"s\"}", PayloadFormat.Json, ProblemKind.InvalidField, "$.timestamp"),
             ("{\"type\":\"job\",\"source\":\"s\",\"timestamp\":1700000000,\"job_id\":\"j\",\"status\":\"s\"}", PayloadFormat.Json, ProblemKind.InvalidField, "$.timestamp"),
+            // Regression (found by fuzzing the validator): DateTime's default instant, which the back-end reads as absent.
+            ("{\"type\":\"job\",\"source\":\"s\",\"timestamp\":\"0001-01-01T00:00:00Z\",\"job_id\":\"j\",\"status\":\"s\"}", PayloadFormat.Json, ProblemKind.InvalidField, "$.timestamp"),
+            ("{\"type\":\"job\",\"source\":\"s\",\"timestamp\":\"0001-01-01T01:00:00+01:00\",\"job_id\":\"j\",\"status\":\"s\"}", PayloadFormat.Json, ProblemKind.InvalidField, "$.timestamp"),
             ("{\"type\":\"job\",\"source\":\"s\",\"timestamp\":\"2026-11-22T10:00:00Z\",\"status\":\"s\"}", PayloadFormat.Json, ProblemKind.MissingField, "$.job_id"),
             ("{\"type\":\"job\",\"source\":\"s\",\"timestamp\":\"2026-11-22T10:00:00Z\",\"job_id\":123,\"status\":\"s\"}", PayloadFormat.Json, ProblemKind.InvalidField, "$.job_id"),
             ("{\"type\":\"job\",\"source\":\"s\",\"timestamp\":\"2026-11-22T10:00:00Z\",\"job_id\":\"j\",\"status\":true}", PayloadFormat.Json, ProblemKind.InvalidField, "$.status"),

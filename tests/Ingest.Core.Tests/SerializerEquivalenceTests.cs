@@ -55,7 +55,7 @@ public sealed class SerializerEquivalenceTests
                 Assert.Equal(Events.Count, read.Count);
                 for (var i = 0; i < Events.Count; i++)
                 {
-                    AssertSame(Events[i], read[i]!, $"{writer} -> {reader}");
+                    EventAssert.Same(Events[i], read[i]!, $"{writer} -> {reader}");
                 }
             }
         }
@@ -96,21 +96,4 @@ public sealed class SerializerEquivalenceTests
         JsonValue v when v.TryGetValue<double>(out var d) => JsonValue.Create(d),
         _ => node?.DeepClone(),
     };
-
-    private static void AssertSame(IngestEvent expected, IngestEvent actual, string because)
-    {
-        Assert.True(expected.Type == actual.Type, because);
-        Assert.Equal(expected.Source, actual.Source);
-        Assert.Equal(expected.Timestamp, actual.Timestamp);
-        Assert.Equal(DateTimeKind.Utc, actual.Timestamp.Kind);
-        Assert.Equal(expected.ReceivedAt, actual.ReceivedAt);
-        Assert.Equal(expected.JobId, actual.JobId);
-        Assert.Equal(expected.ContainerId, actual.ContainerId);
-        Assert.Equal(expected.Status, actual.Status);
-        Assert.Equal(expected.Name, actual.Name);
-        Assert.Equal(expected.Value, actual.Value);
-        Assert.Equal(expected.Unit, actual.Unit);
-        Assert.Equal(expected.Level, actual.Level);
-        Assert.Equal(expected.Message, actual.Message);
-    }
 }

@@ -87,6 +87,10 @@ public sealed class HttpResponseParserTests
     [InlineData("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")]
     [InlineData("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX")]
     [InlineData("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n")]
+    [InlineData("HTTP/1.1 000 Zero\r\nContent-Length: 0\r\n\r\n")]
+    [InlineData("HTTP/1.1 099\r\n\r\n")]
+    [InlineData("HTTP/1.1 600 Beyond\r\nContent-Length: 0\r\n\r\n")]
+    [InlineData("HTTP/1.1 701 Fuzzed\r\nContent-Length: 0\r\n\r\n")]
     public void MalformedResponsesAreErrors(string response)
     {
         var parser = new HttpResponseParser();

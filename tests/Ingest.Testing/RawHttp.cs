@@ -141,23 +141,118 @@ public static class RawHttp
         return responses;
     }
 
+    /// <summary>
+    /// Sends <paramref name="request"/> exactly as given and reads the first final answer (1xx skipped). A request the
+    /// server is still waiting to see the end of gets <paramref name="idle"/> to be answered; then the client closes its
+    /// sending side, and the server has <paramref name="deadline"/> more to answer or close. Status 0: closed without
+    /// an answer; <c>Hung</c>: neither an answer nor a close in that time.
+    /// </summary>
+    public static async Task<(int Status, bool Hung)> FirstAnswerAsync(Uri server, byte[] request, TimeSpan idle, TimeSpan deadline)
+    {
+        using var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+        await socket.ConnectAsync(server.Host, server.Port);
+        try
+        {
+            await socket.SendAsync(request);
+        }
+        catch (SocketException)
+        {
+            // The server answered and closed before taking everything (a 413, a 400 on the request line): read that.
+        }
+
+        var received = new MemoryStream();
+        var buffer = new byte[8192];
+        var halfClosed = false;
+        using var idleTimeout = new CancellationTokenSource(idle);
+        using var deadlineTimeout = new CancellationTokenSource(idle + deadline);
+        while (!IsComplete(received.ToArray()))
+        {
+            int n;
+            try
+            {
+                n = await socket.ReceiveAsync(buffer, SocketFlags.None, halfClosed ? deadlineTimeout.Token : idleTimeout.Token);
+            }
+            catch (OperationCanceledException) when (!halfClosed)
+            {
+                // Still waiting for the rest of a request that will not come (a Content-Length above the body, a
+                // missing last chunk): say so with the end of the stream, as a client that gives up does.
+                halfClosed = true;
+                socket.Shutdown(SocketShutdown.Send);
+                continue;
+            }
+            catch (OperationCanceledException)
+            {
+                return (Status(received.ToArray()), true);
+            }
+            catch (SocketException ex) when (ex.SocketErrorCode is SocketError.ConnectionReset or SocketError.ConnectionAborted)
+            {
+                break;
+            }
+
+            if (n == 0)
+            {
+                break;
+            }
+
+            received.Write(buffer, 0, n);
+        }
+
+        return (Status(received.ToArray()), false);
+    }
+
+    // The status of the first final response, skipping interim ones; 0 when there is none.
+    private static int Status(byte[] received)
+    {
+        var text = Encoding.Latin1.GetString(received);
+        var start = SkipInterim(text);
+        return start >= 0 && text.Length >= start + 12 && int.TryParse(text.AsSpan(start + 9, 3), System.Globalization.CultureInfo.InvariantCulture, out var status)
+            ? status
+            : 0;
+    }
+
+    // Where the first final response starts: after every "HTTP/1.1 1xx ...\r\n\r\n"; -1 while an interim one is incomplete.
+    private static int SkipInterim(string text)
+    {
+        var start = 0;
+        while (text.Length >= start + 12 && text[start + 9] == '1')
+        {
+            var end = text.IndexOf("\r\n\r\n", start, StringComparison.Ordinal);
+            if (end < 0)
+            {
+                return -1;
+            }
+
+            start = end + 4;
+        }
+
+        return start;
+    }
+
     private static bool IsComplete(byte[] received)
     {
-        var text = Encoding.UTF8.GetString(received);
-        var split = text.IndexOf("\r\n\r\n", StringComparison.Ordinal);
+        var text = Encoding.Latin1.GetString(received);
+        var start = SkipInterim(text);
+        var split = start < 0 ? -1 : text.IndexOf("\r\n\r\n", start, StringComparison.Ordinal);
         if (split < 0)
         {
             return false;
         }
 
-        foreach (var line in text[..split].Split("\r\n"))
+        var bodyLength = text.Length - (split + 4);
+        foreach (var line in text[start..split].Split("\r\n"))
         {
             if (line.StartsWith("Content-Length:", StringComparison.OrdinalIgnoreCase))
             {
-                return received.Length - Encoding.UTF8.GetByteCount(text[..(split + 4)]) >= int.Parse(line.AsSpan(15).Trim(), provider: System.Globalization.CultureInfo.InvariantCulture);
+                return bodyLength >= int.Parse(line.AsSpan(15).Trim(), provider: System.Globalization.CultureInfo.InvariantCulture);
+            }
+
+            if (line.StartsWith("Transfer-Encoding:", StringComparison.OrdinalIgnoreCase) && line.Contains("chunked", StringComparison.OrdinalIgnoreCase))
+            {
+                return text.EndsWith("0\r\n\r\n", StringComparison.Ordinal);
             }
         }
 
+        // No framing header: the body ends with the connection (or there is none, as on a 1xx-free 204/304).
         return false;
     }
 }

@@ -14,6 +14,7 @@ namespace Ingest.Core.Serialization;
     PropertyNamingPolicy = JsonKnownNamingPolicy.SnakeCaseLower,
     DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull,
     UseStringEnumConverter = true,
+    Converters = [typeof(StrictDateTimeConverter)],
     MaxDepth = SerializerLimits.MaxDepth)]
 [JsonSerializable(typeof(EventDocument))]
 [JsonSerializable(typeof(List<EventDocument?>))]

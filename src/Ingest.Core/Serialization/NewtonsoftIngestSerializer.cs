@@ -38,11 +38,16 @@ internal sealed class NewtonsoftIngestSerializer : IIngestSerializer
             DateParseHandling = DateParseHandling.None,
             DateTimeZoneHandling = DateTimeZoneHandling.Utc,
             FloatParseHandling = FloatParseHandling.Double,
+            // "$type", "$id" and "$ref" are ordinary (unknown, so ignored) members here, never instructions: reading
+            // them as metadata threw a NullReferenceException from inside Newtonsoft on {"$type":{"":...}} (found by
+            // fuzzing), a 500 for a client's bad JSON.
+            MetadataPropertyHandling = MetadataPropertyHandling.Ignore,
             Converters =
             {
                 new StringEnumConverter(),
                 StrictConverters.String,
                 StrictConverters.Double,
+                StrictConverters.DateTime,
             },
         });
     }

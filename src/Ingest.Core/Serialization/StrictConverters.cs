@@ -1,4 +1,5 @@
 using System.Globalization;
+using Ingest.Core.Validation;
 using Newtonsoft.Json;
 
 namespace Ingest.Core.Serialization;
@@ -6,12 +7,15 @@ namespace Ingest.Core.Serialization;
 /// <summary>
 /// Newtonsoft.Json turns a number into a string and a numeric string into a double without a word;
 /// System.Text.Json rejects both. These converters make Newtonsoft reject them too, so a wrong type is a
-/// 400 whatever the serializer.
+/// 400 whatever the serializer. Dates read from a forward body (never from a client's event, whose timestamp stays
+/// text until the validator parses it) must be RFC 3339 with an offset, as <see cref="StrictDateTimeConverter"/>
+/// requires of System.Text.Json.
 /// </summary>
 internal static class StrictConverters
 {
     public static readonly JsonConverter String = new StringConverter();
     public static readonly JsonConverter Double = new DoubleConverter();
+    public static readonly JsonConverter DateTime = new DateTimeConverter();
 
     /// <summary>A member with a JSON type other than the one its field needs.</summary>
     internal sealed class WrongTypeException(string message, string path) : Exception(message)
@@ -49,6 +53,22 @@ internal static class StrictConverters
                 JsonToken.Null when objectType == typeof(double?) => null,
                 _ => throw new WrongTypeException("must be a number", reader.Path),
             };
+
+        public override void WriteJson(JsonWriter writer, object? value, JsonSerializer serializer) => throw new NotSupportedException();
+    }
+
+    private sealed class DateTimeConverter : JsonConverter
+    {
+        public override bool CanWrite => false;
+
+        public override bool CanConvert(Type objectType) => objectType == typeof(DateTime);
+
+        // Newtonsoft's own conversion (DateParseHandling.None leaves the token a string) takes whatever DateTime.Parse
+        // takes, "11/22/2026" and times without an offset included.
+        public override object ReadJson(JsonReader reader, Type objectType, object? existingValue, JsonSerializer serializer) =>
+            reader.TokenType == JsonToken.String && Timestamps.TryParse((string)reader.Value!, out var utc)
+                ? utc
+                : throw new WrongTypeException("must be an RFC 3339 date-time with an offset", reader.Path);
 
         public override void WriteJson(JsonWriter writer, object? value, JsonSerializer serializer) => throw new NotSupportedException();
     }

@@ -68,7 +68,7 @@ internal sealed class SystemTextJsonIngestSerializer : IIngestSerializer
         MaxDepth = SerializerLimits.MaxDepth,
         // Refused, not last-wins: every serializer treats {"type":"job","type":"log"} the same way (a 400).
         AllowDuplicateProperties = false,
-        Converters = { new JsonStringEnumConverter() },
+        Converters = { new JsonStringEnumConverter(), new StrictDateTimeConverter() },
         TypeInfoResolver = new DefaultJsonTypeInfoResolver(),
     };
 

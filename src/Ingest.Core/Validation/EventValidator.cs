@@ -143,6 +143,13 @@ public static class EventValidator
             return IngestProblem.Create(ProblemKind.InvalidField, "'timestamp' must be an RFC 3339 date-time with an offset, e.g. 2026-11-22T10:00:00Z.", location.Member("timestamp"));
         }
 
+        if (timestamp == default)
+        {
+            // 0001-01-01T00:00:00Z is DateTime's default, which the back-end's check reads as "no timestamp": accepted
+            // here, its forward would be refused and the client answered 502 (found by fuzzing the validator).
+            return IngestProblem.Create(ProblemKind.InvalidField, "'timestamp' must be later than 0001-01-01T00:00:00Z.", location.Member("timestamp"));
+        }
+
         string? level = null;
         problem = type switch
         {

@@ -278,6 +278,14 @@ internal sealed class HttpResponseParser
 
         var http11 = statusLine[7] == (byte)'1';
         var status = ((statusLine[9] - '0') * 100) + ((statusLine[10] - '0') * 10) + (statusLine[11] - '0');
+        if (status is < 100 or > 599)
+        {
+            // "All valid status codes are within the range of 100 to 599" (RFC 9110 §15): 000 or 701 is no HTTP
+            // answer, and counting it as one would put a broken peer's bytes in the status table (found by fuzzing).
+            Fail("status code outside 100-599");
+            return false;
+        }
+
         long contentLength = -1;
         var chunked = false;
         var otherTransferCoding = false;

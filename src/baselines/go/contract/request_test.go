@@ -191,6 +191,7 @@ func TestBadBodiesGetTheContractsProblem(t *testing.T) {
 		{`{"type":"job","source":"s","timestamp":"yesterday","job_id":"j","status":"s"}`, JSON, InvalidField, "$.timestamp"},
 		{`{"type":"job","source":"s","timestamp":"2026-11-22T10:00:00","job_id":"j","status":"s"}`, JSON, InvalidField, "$.timestamp"},
 		{`{"type":"job","source":"s","timestamp":1700000000,"job_id":"j","status":"s"}`, JSON, InvalidField, "$.timestamp"},
+		{`{"type":"job","source":"s","timestamp":"0001-01-01T01:00:00+01:00","job_id":"j","status":"s"}`, JSON, InvalidField, "$.timestamp"},
 		{job(`"status":"s"`), JSON, MissingField, "$.job_id"},
 		{job(`"job_id":123,"status":"s"`), JSON, InvalidField, "$.job_id"},
 		{job(`"job_id":"","status":"s"`), JSON, InvalidField, "$.job_id"},

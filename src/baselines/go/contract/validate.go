@@ -149,6 +149,10 @@ func checkCommon(d *document, loc Location) *Problem {
 	if !d.timestamp.set {
 		return missing("timestamp", "every event", loc)
 	}
+	if d.timestamp.value.IsZero() {
+		// The .NET services cannot tell 0001-01-01T00:00:00Z from an absent time: refused alike (docs/contract.md).
+		return newProblem(InvalidField, "'timestamp' must be later than 0001-01-01T00:00:00Z.", loc.Member("timestamp"))
+	}
 	return nil
 }
 
