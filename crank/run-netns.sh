@@ -56,7 +56,7 @@ if [ -n "$in_use" ]; then
     exit 1
 fi
 
-made_ns=() agents=() crank_pid="" work=""
+made_ns=() made_links=() agents=() crank_pid="" work=""
 # shellcheck disable=SC2317 # reached through the trap
 cleanup() {
     local status=$?
@@ -69,13 +69,16 @@ cleanup() {
     fi
     # CRANK_AGENT_PID: an agent still starting when the signal came.
     for pid in "${agents[@]}" ${CRANK_AGENT_PID:-}; do crank_stop_agent "$pid"; done
+    # The legs first, and synchronously: a namespace's veths go with it only when the kernel gets round to it, and a
+    # run straight after this one would find them still there.
+    for link in "${made_links[@]}"; do ip link del "$link" 2>/dev/null; done
     for ns in "${made_ns[@]}"; do
         # Nothing the agents started may outlive the run: a namespace lives on while a process is in it.
         ip netns pids "$ns" 2>/dev/null | xargs -r kill -KILL 2>/dev/null
         for _ in $(seq 1 50); do [ -z "$(ip netns pids "$ns" 2>/dev/null)" ] && break; sleep 0.1; done
         ip netns del "$ns"    # deletes the veths with it
     done
-    made_ns=() agents=() crank_pid="" CRANK_AGENT_PID=""
+    made_ns=() made_links=() agents=() crank_pid="" CRANK_AGENT_PID=""
     [ -n "$work" ] && rm -rf "$work"
     exit "$status"
 }
@@ -95,7 +98,9 @@ ip netns add "$load_ns"
 made_ns+=("$load_ns")
 ip -n "$app_ns" link add priv type veth peer name priv netns "$load_ns"
 ip link add "$app_leg" type veth peer name ctl netns "$app_ns"
+made_links+=("$app_leg")
 ip link add "$load_leg" type veth peer name ctl netns "$load_ns"
+made_links+=("$load_leg")
 ip -n "$app_ns" addr add 198.18.0.1/24 dev priv
 ip -n "$load_ns" addr add 198.18.0.2/24 dev priv
 ip addr add 198.18.1.1/24 dev "$app_leg"
