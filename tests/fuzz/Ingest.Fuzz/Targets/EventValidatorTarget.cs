@@ -21,9 +21,9 @@ internal sealed class EventValidatorTarget : IFuzzTarget
 
     public void Run(ReadOnlySpan<byte> input)
     {
-        var selector = input.IsEmpty ? (byte)0 : input[0];
+        var selector = SelectorInput.Selector(input);
         var serializer = FuzzSerializers.Pick(selector);
-        var lines = Encoding.UTF8.GetString(input[Math.Min(1, input.Length)..]).Split('\n');
+        var lines = Encoding.UTF8.GetString(SelectorInput.Body(input)).Split('\n');
         string? Member(int i) => i < lines.Length ? lines[i] : null;
         var document = new EventDocument
         {

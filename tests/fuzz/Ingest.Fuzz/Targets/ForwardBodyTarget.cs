@@ -14,10 +14,10 @@ internal sealed class ForwardBodyTarget : IFuzzTarget
 
     public void Run(ReadOnlySpan<byte> input)
     {
-        var selector = input.IsEmpty ? (byte)0 : input[0];
+        var selector = SelectorInput.Selector(input);
         var serializer = FuzzSerializers.Pick(selector);
         var events = new List<IngestEvent>();
-        var problem = FuzzSerializers.ForwardReader(serializer).Read(input[Math.Min(1, input.Length)..].ToArray(), events);
+        var problem = FuzzSerializers.ForwardReader(serializer).Read(SelectorInput.Body(input).ToArray(), events);
         EventChecks.ProblemOrValidEvents(problem, events);
     }
 }

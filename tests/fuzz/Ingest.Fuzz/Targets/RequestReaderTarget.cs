@@ -15,11 +15,11 @@ internal sealed class RequestReaderTarget : IFuzzTarget
 
     public void Run(ReadOnlySpan<byte> input)
     {
-        var selector = input.IsEmpty ? (byte)0 : input[0];
+        var selector = SelectorInput.Selector(input);
         var serializer = FuzzSerializers.Pick(selector);
         var format = selector / FuzzSerializers.Count % 2 == 0 ? PayloadFormat.Json : PayloadFormat.Ndjson;
         var events = new List<IngestEvent>();
-        var problem = FuzzSerializers.RequestReader(serializer).Read(input[Math.Min(1, input.Length)..].ToArray(), format, events);
+        var problem = FuzzSerializers.RequestReader(serializer).Read(SelectorInput.Body(input).ToArray(), format, events);
         EventChecks.ProblemOrValidEvents(problem, events);
         if (problem is null)
         {
