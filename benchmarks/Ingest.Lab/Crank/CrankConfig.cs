@@ -63,7 +63,9 @@ internal static class CrankConfig
     public static string Generate(IReadOnlyList<Scenario> scenarios)
     {
         var yml = new StringBuilder();
-        yml.Append(Header);
+        yml.Append(Header).AppendLine();
+        WriteCounters(yml);
+        yml.Append(Jobs);
         yml.AppendLine("scenarios:");
         var ingest = scenarios.First(s => s.Set == ScenarioCatalogue.DefaultSet && s.Name == "aspnet-static-c50");
         WriteScenario(yml, IngestScenario, ingest);
@@ -233,59 +235,58 @@ internal static class CrankConfig
           duration: 15
           targetPort: '{{serverPort}}'
 
-        # The services' own counters (src/Ingest.Hosting/Metrics/IngestCounters.cs): Crank knows System.Runtime's, these it
-        # learns here, and the results below put them in the application and back-end tables.
-        counters:
-          - provider: Ingest-Counters
-            values:
-              - name: requests-per-second
-                measurement: ingest-counter/requests-per-second
-                description: Ingest requests answered per second
-              - name: total-requests
-                measurement: ingest-counter/total-requests
-                description: Ingest requests answered
-              - name: failed-requests
-                measurement: ingest-counter/failed-requests
-                description: Ingest requests answered with a problem
-              - name: events-per-second
-                measurement: ingest-counter/events-per-second
-                description: Events acknowledged per second
-              - name: total-events
-                measurement: ingest-counter/total-events
-                description: Events acknowledged
+        """;
 
-        results:
-          - name: ingest-counter/requests-per-second
-            measurement: ingest-counter/requests-per-second
-            description: Max ingest requests/s
-            format: n0
-            aggregate: max
-            reduce: max
-          - name: ingest-counter/total-requests
-            measurement: ingest-counter/total-requests
-            description: Ingest requests
-            format: n0
-            aggregate: max
-            reduce: sum
-          - name: ingest-counter/failed-requests
-            measurement: ingest-counter/failed-requests
-            description: Failed ingest requests
-            format: n0
-            aggregate: max
-            reduce: sum
-          - name: ingest-counter/events-per-second
-            measurement: ingest-counter/events-per-second
-            description: Max events/s
-            format: n0
-            aggregate: max
-            reduce: max
-          - name: ingest-counter/total-events
-            measurement: ingest-counter/total-events
-            description: Events acknowledged
-            format: n0
-            aggregate: max
-            reduce: sum
+    /// <summary>The <c>Ingest-Counters</c> counters: name, description, and how a run's samples reduce to one figure
+    /// (the rates' peak, the totals' last value summed over instances). Written as Crank's <c>counters:</c> and
+    /// <c>results:</c> sections, which must name each one alike.</summary>
+    private static readonly (string Name, string Description, string Result, string Reduce)[] IngestCounters =
+    [
+        ("requests-per-second", "Ingest requests answered per second", "Max ingest requests/s", "max"),
+        ("total-requests", "Ingest requests answered", "Ingest requests", "sum"),
+        ("failed-requests", "Ingest requests answered with a problem", "Failed ingest requests", "sum"),
+        ("events-per-second", "Events acknowledged per second", "Max events/s", "max"),
+        ("total-events", "Events acknowledged", "Events acknowledged", "sum"),
+    ];
 
+    private static void WriteCounters(StringBuilder yml)
+    {
+        yml.Append("""
+            # The services' own counters (src/Ingest.Hosting/Metrics/IngestCounters.cs): Crank knows System.Runtime's, these it
+            # learns here, and the results below put them in the application and back-end tables.
+            counters:
+              - provider: Ingest-Counters
+                values:
+
+            """);
+        foreach (var (name, description, _, _) in IngestCounters)
+        {
+            yml.Append(CultureInfo.InvariantCulture, $"""
+                      - name: {name}
+                        measurement: ingest-counter/{name}
+                        description: {description}
+
+                """);
+        }
+
+        yml.AppendLine().AppendLine("results:");
+        foreach (var (name, _, result, reduce) in IngestCounters)
+        {
+            yml.Append(CultureInfo.InvariantCulture, $"""
+                  - name: ingest-counter/{name}
+                    measurement: ingest-counter/{name}
+                    description: {result}
+                    format: n0
+                    aggregate: max
+                    reduce: {reduce}
+
+                """);
+        }
+
+        yml.AppendLine();
+    }
+
+    private const string Jobs = """
         # Every source unpacks into the job's own folder (destinationFolder: ''), where the agent starts it: by default
         # the agent unpacks a source into a subfolder named after it, and the relative names below (Ingest.BackEnd.dll,
         # payloads/..., proxy.sh, the Go and AOT executables) would not be found.
