@@ -57,6 +57,19 @@ internal static class ScenarioCatalogue
         new("Libuv", [("Kestrel:Transport", "Libuv")]),
     ];
 
+    /// <summary>Run to completion: LinuxEpoll with the application inline on the loop that received the request.</summary>
+    private static readonly (string Key, string Value)[] LoopInline =
+    [
+        ("Kestrel:Transport", "LinuxEpoll"),
+        ("Kestrel:LinuxEpoll:ApplicationSchedulingMode", "Inline"),
+    ];
+
+    private static readonly (string Key, string Value)[] IoUringInline =
+    [
+        ("Kestrel:Transport", "IoUring"),
+        ("Kestrel:IoUring:ApplicationSchedulingMode", "Inline"),
+    ];
+
     private static readonly Lazy<IReadOnlyList<Scenario>> AllScenarios = new(Build);
 
     public static IReadOnlyList<Scenario> All => AllScenarios.Value;
@@ -69,6 +82,7 @@ internal static class ScenarioCatalogue
     {
         var all = new List<Scenario>();
         all.AddRange(Classic());
+        all.AddRange(Fast());
         all.AddRange(OneKnob("serializers", "Ingest:Serializer", ["Newtonsoft", "SystemTextJson", "SystemTextJsonSourceGen"]));
         all.AddRange(OneKnob("serializers", "Ingest:Serializer", ["Newtonsoft", "SystemTextJson", "SystemTextJsonSourceGen"], PayloadKind.Batch100, suffix: "-batch100"));
         all.AddRange(OneKnob("api-styles", "Ingest:ApiStyle", ["Mvc", "Minimal", "Raw"]));
@@ -124,6 +138,32 @@ internal static class ScenarioCatalogue
             }
 
             yield return GoFlow($"go-fasthttp-c{c}", "Go fasthttp front-end, pooled client, net/http back-end", Implementation.GoFastHttp, "pooled", load);
+        }
+    }
+
+    /// <summary>
+    /// The run-to-completion path against the classic set's best .NET row and Go, at the classic connection counts:
+    /// both services on their own transport's loops with the application inline, and the front-end forwarding over
+    /// connections those loops own (ClientStrategy Loop), so a request is received, validated, forwarded, answered
+    /// and acknowledged on one thread.
+    /// </summary>
+    private static IEnumerable<Scenario> Fast()
+    {
+        (string Key, string Value) loopClient = ("Forwarding:ClientStrategy", "Loop");
+        (string Key, string Value) raw = ("Ingest:ApiStyle", "Raw");
+        foreach (var c in ClassicConnections)
+        {
+            var load = new LoadSpec(IngestPath, PayloadKind.Classic, c);
+            yield return Flow("fast", $"aspnet-static-c{c}", "ASP.NET Core: minimal API, Sockets, static HttpClient (the classic set's row)",
+                DotNetFrontEnd(), load);
+            yield return Flow("fast", $"aspnet-loop-c{c}", "ASP.NET Core: minimal API, LinuxEpoll inline, loop-owned forward connections",
+                DotNetFrontEnd([.. LoopInline, loopClient]), load, backEnd: DotNetBackEnd(LoopInline));
+            yield return Flow("fast", $"aspnet-raw-loop-c{c}", "ASP.NET Core: raw middleware, LinuxEpoll inline, loop-owned forward connections",
+                DotNetFrontEnd([.. LoopInline, loopClient, raw]), load, backEnd: DotNetBackEnd([.. LoopInline, raw]));
+            yield return Flow("fast", $"aspnet-iouring-loop-c{c}", "ASP.NET Core: minimal API, IoUring inline, loop-owned forward connections",
+                DotNetFrontEnd([.. IoUringInline, loopClient]), load, backEnd: DotNetBackEnd(IoUringInline));
+            yield return GoFlow($"go-nethttp-c{c}", "Go net/http, pooled client (MaxIdleConnsPerHost raised)", Implementation.GoNetHttp, "pooled", load, set: "fast");
+            yield return GoFlow($"go-fasthttp-c{c}", "Go fasthttp front-end, pooled client, net/http back-end", Implementation.GoFastHttp, "pooled", load, set: "fast");
         }
     }
 

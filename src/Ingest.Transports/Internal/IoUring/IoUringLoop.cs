@@ -284,6 +284,10 @@ internal sealed unsafe class IoUringLoop : TransportLoop
         SubmitAccept(index, listener);
     }
 
+    public override bool CanAdopt => true;
+
+    protected override LoopSocket Adopt(int fd) => CreateSocket(fd);
+
     private IoUringSocket CreateSocket(int fd)
     {
         int slot;

@@ -23,6 +23,7 @@ internal static class Errno
     public const int ENOBUFS = 105;
     public const int ENOTCONN = 107;
     public const int ETIMEDOUT = 110;
+    public const int EINPROGRESS = 115;
     public const int ECANCELED = 125;
 
     /// <summary>A short symbolic name for messages ("EADDRINUSE (98)").</summary>
@@ -48,6 +49,7 @@ internal static class Errno
         ENOBUFS => "ENOBUFS (105)",
         ENOTCONN => "ENOTCONN (107)",
         ETIMEDOUT => "ETIMEDOUT (110)",
+        EINPROGRESS => "EINPROGRESS (115)",
         ECANCELED => "ECANCELED (125)",
         _ => $"errno {errno}",
     };
