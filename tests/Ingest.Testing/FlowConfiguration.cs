@@ -12,14 +12,19 @@ public sealed record FlowConfiguration(
     ApiStyle Style = ApiStyle.Minimal,
     ForwardingMode Mode = ForwardingMode.PerEvent,
     string Transport = "Sockets",
-    string? BackEndTransport = null)
+    string? BackEndTransport = null,
+    bool? ApplicationInline = null)
 {
+    /// <summary>Whether the Ingest transports run the application on their loop: as asked, else only for
+    /// <see cref="ClientStrategy.Loop"/>, whose point is a request that never leaves its loop.</summary>
+    public bool Inline => ApplicationInline ?? Strategy == ClientStrategy.Loop;
+
     /// <summary>The transport both services run: the one asked for, except that <see cref="ClientStrategy.Loop"/> needs
     /// loops that can own its connections, so its rows run LinuxEpoll with the application inline on the loop — the
     /// run-to-completion configuration the strategy exists for.</summary>
     public string EffectiveTransport => Strategy == ClientStrategy.Loop && Transport == "Sockets" ? "LinuxEpoll" : Transport;
 
-    private Dictionary<string, string?> TransportSettings(string transport) => Strategy == ClientStrategy.Loop && transport != "Sockets"
+    private Dictionary<string, string?> TransportSettings(string transport) => Inline && transport != "Sockets"
         ? new()
         {
             ["Kestrel:Transport"] = transport,

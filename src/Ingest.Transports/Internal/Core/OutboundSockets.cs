@@ -14,10 +14,6 @@ internal static unsafe class OutboundSockets
     /// <summary>How long one poll waits before the cancellation token is looked at again.</summary>
     private const int PollSliceMilliseconds = 50;
 
-    private const int ECONNREFUSED = 111;
-    private const int ENETUNREACH = 101;
-    private const int EHOSTUNREACH = 113;
-
     /// <summary>Connects a new socket to <paramref name="endPoint"/> and returns its descriptor. Blocks the calling
     /// thread (a thread-pool thread) until connected, failed or cancelled.</summary>
     public static int Connect(EndPoint endPoint, bool noDelay, CancellationToken cancellationToken)
@@ -101,10 +97,10 @@ internal static unsafe class OutboundSockets
     // HttpClient reports a SocketException from its connect callback as HttpRequestError.ConnectionError, as for its own sockets.
     private static SocketException Failure(int errno, EndPoint endPoint) => new((int)(errno switch
     {
-        ECONNREFUSED => SocketError.ConnectionRefused,
+        Errno.ECONNREFUSED => SocketError.ConnectionRefused,
         Errno.ETIMEDOUT => SocketError.TimedOut,
-        ENETUNREACH => SocketError.NetworkUnreachable,
-        EHOSTUNREACH => SocketError.HostUnreachable,
+        Errno.ENETUNREACH => SocketError.NetworkUnreachable,
+        Errno.EHOSTUNREACH => SocketError.HostUnreachable,
         Errno.ECONNRESET => SocketError.ConnectionReset,
         Errno.EMFILE or Errno.ENFILE or Errno.ENOBUFS or Errno.ENOMEM => SocketError.TooManyOpenSockets,
         _ => SocketError.SocketError,
