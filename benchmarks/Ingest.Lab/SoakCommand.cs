@@ -107,6 +107,7 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
             probe.WatchLoadGenerator,
             cancellationToken);
         var nextSample = TimeSpan.Zero;
+        var nextProbe = ProbeEvery;
         while (!load.IsCompleted)
         {
             if (clock.Elapsed >= nextSample)
@@ -119,11 +120,22 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
                 nextSample += Every;
             }
 
-            await Task.WhenAny(load, Task.Delay(ProbeEvery - TimeSpan.FromTicks(clock.Elapsed.Ticks % ProbeEvery.Ticks), cancellationToken));
-            if (!load.IsCompleted)
+            var wait = nextProbe - clock.Elapsed;
+            if (wait > TimeSpan.Zero)
             {
-                seconds.Add(await probe.SampleAsync(seconds.Count, cancellationToken));
+                await Task.WhenAny(load, Task.Delay(wait, cancellationToken));
             }
+
+            if (load.IsCompleted || clock.Elapsed < nextProbe)
+            {
+                continue; // the run ended, or the timer fired a hair early: a probe a millisecond after the last measures nothing
+            }
+
+            // The probe taken just after second k+1 began covers second k; a starved lab skips seconds rather than
+            // probing twice in a row.
+            var second = (int)Math.Floor(clock.Elapsed.TotalSeconds);
+            seconds.Add(await probe.SampleAsync(second - 1, cancellationToken));
+            nextProbe = TimeSpan.FromSeconds(second + 1);
         }
 
         var run = await load;

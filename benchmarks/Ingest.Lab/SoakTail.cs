@@ -31,7 +31,7 @@ internal static class SoakTail
         foreach (var s in worst)
         {
             text.Append(CultureInfo.InvariantCulture, $"    second {s.Second}: slowest {Format.Ms(s.MaxLatencyMs)}, {Format.Rps(s.Requests)} responses; ");
-            text.Append(CultureInfo.InvariantCulture, $"machine {s.MachineBusyCores:0.00} cores busy, other processes {s.OtherCores:0.00}, steal {s.StealCores:0.00}");
+            text.Append(CultureInfo.InvariantCulture, $"machine {s.MachineBusyCores:0.00} cores busy, load generator {s.LoadGeneratorCores:0.00}, other processes {s.OtherCores:0.00}, steal {s.StealCores:0.00}");
             foreach (var p in s.Processes)
             {
                 text.Append(CultureInfo.InvariantCulture, $"; {p.Process} {p.CpuCores:0.00} cores");
