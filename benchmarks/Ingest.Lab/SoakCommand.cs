@@ -33,7 +33,7 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
     private static readonly TimeSpan SettleTime = TimeSpan.FromMinutes(1);
     private static readonly TimeSpan FirstWarmUp = TimeSpan.FromSeconds(3);
     private static readonly TimeSpan WarmUpLimit = TimeSpan.FromSeconds(30);
-    private static readonly JsonSerializerOptions Indented = new() { WriteIndented = true };
+    private static readonly JsonSerializerOptions Indented = new() { WriteIndented = true, PropertyNamingPolicy = JsonNamingPolicy.CamelCase };
 
     /// <summary>Soaks the .NET flow, then each of <paramref name="against"/> at the same rate; 0 when every soak held.</summary>
     public async Task<int> RunAsync(double minutes, double ratePercent, IReadOnlyList<string> against, CancellationToken cancellationToken)
@@ -146,6 +146,7 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
         output.WriteLine(verdict.Text);
         output.WriteLine("  the slowest seconds:");
         output.Write(SoakTail.Explain(seconds));
+        output.Write(SoakTail.Machine(seconds));
         return new StackSoak(name, scenario.Title, warmup.Elapsed.TotalSeconds, max.RequestsPerSecond, rate,
             new { run.Responses, run.Successful, run.RequestsPerSecond, run.Errors, latency = run.Latency }, run.Latency, loss, samples, seconds, verdict);
     }

@@ -18,6 +18,23 @@ internal static class SoakTail
     /// a small machine.</summary>
     public const double BusyElsewhereCores = 0.25;
 
+    /// <summary>One line on the machine over the whole soak when it was not the soak's alone: the cores other
+    /// processes and the hypervisor took on average and at most; empty when they stayed below
+    /// <see cref="BusyElsewhereCores"/> on average.</summary>
+    public static string Machine(IReadOnlyList<SoakSecond> seconds)
+    {
+        if (seconds.Count == 0)
+        {
+            return "";
+        }
+
+        var other = seconds.Average(s => s.OtherCores + s.StealCores);
+        return other < BusyElsewhereCores
+            ? ""
+            : string.Create(CultureInfo.InvariantCulture,
+                $"    the machine was not the soak's alone: other processes and the hypervisor took {other:0.00} cores on average (at most {seconds.Max(s => s.OtherCores + s.StealCores):0.00}); this soak's latencies are the machine's as much as the stack's\n");
+    }
+
     /// <summary>The <paramref name="count"/> slowest seconds at or above <see cref="NotableMs"/>, one line each.</summary>
     public static string Explain(IReadOnlyList<SoakSecond> seconds, int count = 5)
     {

@@ -52,6 +52,8 @@ public sealed class SoakProbeTests
         Assert.Contains("second 1: slowest", explained, StringComparison.Ordinal);
         Assert.DoesNotContain("second 0", explained, StringComparison.Ordinal); // below the notable threshold
         Assert.Contains("no second had", SoakTail.Explain([Second(0, 3)]), StringComparison.Ordinal);
+        Assert.Contains("not the soak's alone", SoakTail.Machine(seconds), StringComparison.Ordinal);
+        Assert.Empty(SoakTail.Machine([Second(0, 3), Second(2, 4)]));
     }
 
     [Fact]
