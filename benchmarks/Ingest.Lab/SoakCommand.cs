@@ -13,16 +13,30 @@ namespace Ingest.Lab;
 /// <c>soak</c>: the default flow for a long, bounded run at a share of its measured maximum rate (open loop), with
 /// resident memory, threads and open handles of both services sampled every few seconds. It answers whether the
 /// service holds: zero errors, memory growth after warm-up under 10%, no growth in threads or handles, nothing lost.
+/// The same soak then runs against the Go baselines (<c>--against</c>, Go net/http and fasthttp by default) at the
+/// same rate, so latency percentiles compare at the same load; and every second of each soak is recorded (GC pauses,
+/// thread-pool threads, timers, CPU of every process and of the rest of the machine, the slowest response) so that
+/// a long tail explains itself (<see cref="SoakTail"/>).
 /// </summary>
 internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
 {
+    /// <summary>The stacks <c>--against</c> accepts, by name: the classic set's Go scenarios at 50 connections.</summary>
+    public static readonly IReadOnlyDictionary<string, string> GoStacks = new Dictionary<string, string>(StringComparer.Ordinal)
+    {
+        ["go-nethttp"] = "go-nethttp-c50",
+        ["go-fasthttp"] = "go-fasthttp-c50",
+    };
+
+    private const string DotNetStack = "dotnet";
     private static readonly TimeSpan Every = TimeSpan.FromSeconds(10);
+    private static readonly TimeSpan ProbeEvery = TimeSpan.FromSeconds(1);
     private static readonly TimeSpan SettleTime = TimeSpan.FromMinutes(1);
     private static readonly TimeSpan FirstWarmUp = TimeSpan.FromSeconds(3);
     private static readonly TimeSpan WarmUpLimit = TimeSpan.FromSeconds(30);
-    private static readonly JsonSerializerOptions Indented = new() { WriteIndented = true };
+    private static readonly JsonSerializerOptions Indented = new() { WriteIndented = true, PropertyNamingPolicy = JsonNamingPolicy.CamelCase };
 
-    public async Task<int> RunAsync(double minutes, double ratePercent, CancellationToken cancellationToken)
+    /// <summary>Soaks the .NET flow, then each of <paramref name="against"/> at the same rate; 0 when every soak held.</summary>
+    public async Task<int> RunAsync(double minutes, double ratePercent, IReadOnlyList<string> against, CancellationToken cancellationToken)
     {
         var machine = await MachineInfo.ReadAsync(cancellationToken);
         var folder = Path.Combine(layout.Results, DateTimeOffset.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture) + "-soak");
@@ -30,55 +44,168 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
         var publisher = new Publisher(layout, output);
         var artifacts = new Artifacts(layout, publisher, output);
         var driver = new LoadGenDriver(artifacts.LoadGeneratorAsync);
-        var scenario = ScenarioCatalogue.InSet("smoke")[0] with { Load = new LoadSpec("/ingest/event", PayloadKind.Classic, 50) };
+        var classic = ScenarioCatalogue.InSet("classic");
+        var stacks = new List<(string Name, Scenario Scenario)>
+        {
+            (DotNetStack, ScenarioCatalogue.InSet("smoke")[0] with { Load = new LoadSpec("/ingest/event", PayloadKind.Classic, 50) }),
+        };
+        stacks.AddRange(against.Select(name => (name, classic.First(s => s.Name == GoStacks[name]))));
+
+        double? rate = null;
+        var passed = true;
+        var soaks = new List<StackSoak>();
+        foreach (var (name, scenario) in stacks)
+        {
+            var stackFolder = Path.Combine(folder, name);
+            Directory.CreateDirectory(stackFolder);
+            output.WriteLine($"Soak {name}: {scenario.Title}");
+            try
+            {
+                var soak = await SoakAsync(name, WithGoGcTrace(scenario), driver, artifacts, stackFolder, minutes, ratePercent, rate, cancellationToken);
+                rate ??= soak.Rate;
+                passed &= soak.Verdict.Passed;
+                soaks.Add(soak);
+            }
+            catch (ScenarioSkippedException ex)
+            {
+                output.WriteLine($"  skipped: {ex.Message}");
+            }
+
+            await File.WriteAllTextAsync(Path.Combine(folder, "soak-result.json"), JsonSerializer.Serialize(new { machine, minutes, ratePercent, rate, stacks = soaks }, Indented), cancellationToken);
+        }
+
+        output.WriteLine(Table(soaks));
+        output.WriteLine(passed ? "Soak passed." : "Soak FAILED.");
+        output.WriteLine($"Written: {Path.Combine(folder, "soak-result.json")}");
+        return passed ? 0 : 1;
+    }
+
+    /// <summary>One stack's soak: warm up, measure its maximum, then the open-loop soak at <paramref name="fixedRate"/>
+    /// (or <paramref name="ratePercent"/> of its own maximum for the first stack), with the per-second probe.</summary>
+    private async Task<StackSoak> SoakAsync(string name, Scenario scenario, LoadGenDriver driver, Artifacts artifacts, string folder, double minutes, double ratePercent, double? fixedRate, CancellationToken cancellationToken)
+    {
         await using var topology = await Topology.StartAsync(scenario, artifacts, Pinning.None, folder, cancellationToken);
         var payload = PayloadFiles.Write(folder, PayloadKind.Classic);
 
-        output.WriteLine("Soak: measuring the maximum rate (closed loop, 50 connections, 5 s once warm)");
+        output.WriteLine("  measuring the maximum rate (closed loop, 50 connections, 5 s once warm)");
         var warmup = await WarmUp.RunAsync(FirstWarmUp, WarmUpLimit, (phase, number) =>
             driver.RunAsync(new LoadPhase(topology.Target, scenario.Load, phase, null, payload, Path.Combine(folder, $"warmup-{number}.json"), null, folder), _ => { }, cancellationToken));
         output.WriteLine("  " + warmup.Describe());
         var max = await driver.RunAsync(new LoadPhase(topology.Target, scenario.Load, TimeSpan.FromSeconds(5), null, payload, Path.Combine(folder, "max.json"), null, folder), _ => { }, cancellationToken);
-        var rate = Math.Round(max.RequestsPerSecond * ratePercent / 100);
-        output.WriteLine($"  maximum {Format.Rps(max.RequestsPerSecond)} rps; soaking at {ratePercent}% = {Format.Rps(rate)} rps for {minutes} min");
+        var rate = fixedRate ?? Math.Round(max.RequestsPerSecond * ratePercent / 100);
+        output.WriteLine(fixedRate is null
+            ? $"  maximum {Format.Rps(max.RequestsPerSecond)} rps; soaking at {ratePercent}% = {Format.Rps(rate)} rps for {minutes} min"
+            : $"  maximum {Format.Rps(max.RequestsPerSecond)} rps; soaking at the first stack's rate, {Format.Rps(rate)} rps ({rate / max.RequestsPerSecond:0%} of this one's maximum), for {minutes} min");
 
+        using var probe = new SoakProbe(topology, scenario);
+        await probe.StartAsync(cancellationToken);
         var samples = new List<SoakSample>();
+        var seconds = new List<SoakSecond>();
         var clock = System.Diagnostics.Stopwatch.StartNew();
         var load = driver.RunAsync(
             new LoadPhase(topology.Target, scenario.Load with { Rate = rate, Connections = 128 }, TimeSpan.FromMinutes(minutes), RequestBound(rate, minutes), payload, Path.Combine(folder, "soak.json"), null, folder),
-            _ => { },
+            probe.WatchLoadGenerator,
             cancellationToken);
+        var nextSample = TimeSpan.Zero;
+        var nextProbe = ProbeEvery;
         while (!load.IsCompleted)
         {
-            foreach (var (name, pid) in topology.ProcessIds)
+            if (clock.Elapsed >= nextSample)
             {
-                samples.Add(new SoakSample(name, clock.Elapsed.TotalSeconds, ProcFs.ResidentBytes(pid) ?? 0, ProcFs.Threads(pid) ?? 0, ProcFs.OpenFiles(pid) ?? 0));
+                foreach (var (process, pid) in topology.ProcessIds)
+                {
+                    samples.Add(new SoakSample(process, clock.Elapsed.TotalSeconds, ProcFs.ResidentBytes(pid) ?? 0, ProcFs.Threads(pid) ?? 0, ProcFs.OpenFiles(pid) ?? 0));
+                }
+
+                nextSample += Every;
             }
 
-            await Task.WhenAny(load, Task.Delay(Every, cancellationToken));
+            var wait = nextProbe - clock.Elapsed;
+            if (wait > TimeSpan.Zero)
+            {
+                await Task.WhenAny(load, Task.Delay(wait, cancellationToken));
+            }
+
+            if (load.IsCompleted || clock.Elapsed < nextProbe)
+            {
+                continue; // the run ended, or the timer fired a hair early: a probe a millisecond after the last measures nothing
+            }
+
+            // The probe taken just after second k+1 began covers second k; a starved lab skips seconds rather than
+            // probing twice in a row.
+            var second = (int)Math.Floor(clock.Elapsed.TotalSeconds);
+            seconds.Add(await probe.SampleAsync(second - 1, cancellationToken));
+            nextProbe = TimeSpan.FromSeconds(second + 1);
         }
 
         var run = await load;
+        seconds = WithLoadFigures(seconds, run);
         var persisted = await LossCheck.ReadPersistedAsync(topology.BackEnd!, cancellationToken);
         var loss = new LossCheck(warmup.Successful + max.Successful + run.Successful, warmup.Unknown + max.Unknown + run.Unknown, persisted);
         var verdict = Verdict(samples, run, loss);
-        var report = new
-        {
-            machine,
-            minutes,
-            ratePercent,
-            warmupSeconds = warmup.Elapsed.TotalSeconds,
-            maximumRps = max.RequestsPerSecond,
-            rate,
-            run = new { run.Responses, run.Successful, run.RequestsPerSecond, run.Errors, latency = run.Latency },
-            loss,
-            samples,
-            verdict,
-        };
-        await File.WriteAllTextAsync(Path.Combine(folder, "soak-result.json"), JsonSerializer.Serialize(report, Indented), cancellationToken);
         output.WriteLine(verdict.Text);
-        output.WriteLine($"Written: {Path.Combine(folder, "soak-result.json")}");
-        return verdict.Passed ? 0 : 1;
+        output.WriteLine("  the slowest seconds:");
+        output.Write(SoakTail.Explain(seconds));
+        output.Write(SoakTail.Machine(seconds));
+        return new StackSoak(name, scenario.Title, warmup.Elapsed.TotalSeconds, max.RequestsPerSecond, rate,
+            new { run.Responses, run.Successful, run.RequestsPerSecond, run.Errors, latency = run.Latency }, run.Latency, loss, samples, seconds, verdict);
+    }
+
+    /// <summary>Go's runtime writes a line per collection under GODEBUG=gctrace=1: the probe's source for Go's pauses.</summary>
+    private static Scenario WithGoGcTrace(Scenario scenario)
+    {
+        static ServiceSpec Traced(ServiceSpec spec) =>
+            spec.Implementation == Implementation.DotNet ? spec : spec.WithEnvironment((GoGcTrace.Variable, GoGcTrace.Value));
+        return scenario with { FrontEnd = Traced(scenario.FrontEnd), BackEnd = scenario.BackEnd is { } b ? Traced(b) : null };
+    }
+
+    /// <summary>The load generator's own figures for each probed second (its timeline starts with the measured phase,
+    /// within the fraction of a second the process takes to start after the probe's clock).</summary>
+    private static List<SoakSecond> WithLoadFigures(List<SoakSecond> seconds, LoadRun run) =>
+        [.. seconds.Select(s => s with
+        {
+            Requests = s.Second < run.Timeline.Count ? run.Timeline[s.Second] : 0,
+            MaxLatencyMs = s.Second < run.TimelineMaxMs.Count ? run.TimelineMaxMs[s.Second] : 0,
+        })];
+
+    /// <summary>Latency percentiles of every soak side by side, at the same rate.</summary>
+    internal static string Table(IReadOnlyList<StackSoak> soaks)
+    {
+        var text = new StringBuilder();
+        text.AppendLine("| stack | maximum rps | soak rps | p50 | p90 | p99 | p99.9 | max | errors | verdict |");
+        text.AppendLine("|---|---|---|---|---|---|---|---|---|---|");
+        foreach (var s in soaks)
+        {
+            var l = s.Latency;
+            text.AppendLine(CultureInfo.InvariantCulture,
+                $"| {s.Stack} | {Format.Rps(s.MaximumRps)} | {Format.Rps(s.Rate)} | {Format.Ms(l.P50)} | {Format.Ms(l.P90)} | {Format.Ms(l.P99)} | {Format.Ms(l.P999)} | {Format.Ms(l.Max)} | {s.Verdict.Errors} | {(s.Verdict.Passed ? "holds" : "FAILED")} |");
+        }
+
+        return text.ToString();
+    }
+
+    /// <summary>The stacks of <c>--against</c> (every Go stack when it is not given; none for <c>none</c>); null when a
+    /// name is not one of <see cref="GoStacks"/>.</summary>
+    internal static IReadOnlyList<string>? ParseAgainst(string[] arguments)
+    {
+        var at = Array.IndexOf(arguments, "--against");
+        if (at < 0)
+        {
+            return [.. GoStacks.Keys];
+        }
+
+        if (at + 1 >= arguments.Length)
+        {
+            return null;
+        }
+
+        var names = arguments[at + 1].Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+        if (names is ["none"])
+        {
+            return [];
+        }
+
+        return names.Length > 0 && names.All(GoStacks.ContainsKey) ? [.. names.Distinct()] : null;
     }
 
     /// <summary>Enough requests for the whole duration at the rate (the load generator's default bound is 10 million,
@@ -109,8 +236,8 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
                 $"  {process.Key}: RSS {Format.Mb(settled.Min(s => s.ResidentBytes))}-{Format.Mb(settled.Max(s => s.ResidentBytes))} after warm-up, trend {rss:+0.0%;-0.0%} over the run, threads {first.Threads} -> {last.Threads}, handles {first.OpenFiles} -> {last.OpenFiles}: {(ok ? "holds" : "GROWS")}");
         }
 
-        text.Append(passed ? "Soak passed." : "Soak FAILED.");
-        return new SoakVerdict(passed, text.ToString(), growth);
+        text.Append(passed ? "  holds." : "  FAILED.");
+        return new SoakVerdict(passed, text.ToString(), growth) { Errors = run.ErrorCount };
     }
 
     /// <summary>
@@ -133,4 +260,7 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
 internal sealed record SoakSample(string Process, double AtSeconds, long ResidentBytes, long Threads, int OpenFiles);
 
 /// <summary>The soak's outcome: passed or not, in words, and each service's memory growth after warm-up.</summary>
-internal sealed record SoakVerdict(bool Passed, string Text, IReadOnlyDictionary<string, double> MemoryGrowth);
+internal sealed record SoakVerdict(bool Passed, string Text, IReadOnlyDictionary<string, double> MemoryGrowth)
+{
+    public long Errors { get; init; }
+}

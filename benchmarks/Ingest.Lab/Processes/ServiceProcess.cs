@@ -30,6 +30,10 @@ internal sealed class ServiceProcess : IAsyncDisposable
 
     public bool HasExited => _process.HasExited;
 
+    /// <summary>Called with every line the process writes (stdout and stderr), on a thread-pool thread; the soak
+    /// reads Go's GC trace (<c>GODEBUG=gctrace=1</c>) through it. Null (the default) for none.</summary>
+    public Action<string>? LineObserver { get; set; }
+
     /// <summary>Starts <paramref name="fileName"/> with arguments and environment; does not wait for readiness.</summary>
     public static ServiceProcess Start(string name, string fileName, IEnumerable<string> arguments, IReadOnlyDictionary<string, string>? environment = null, string? workingDirectory = null)
     {
@@ -132,6 +136,7 @@ internal sealed class ServiceProcess : IAsyncDisposable
             }
         }
 
+        LineObserver?.Invoke(line);
         if (line.Contains(ReadyText, StringComparison.Ordinal))
         {
             _ready.TrySetResult();

@@ -107,6 +107,7 @@ internal sealed class LoadGenDriver(Func<CancellationToken, Task<string>> publis
             },
             Errors = errors,
             Timeline = [.. result.Timeline.Select(t => t.Requests)],
+            TimelineMaxMs = [.. result.Timeline.Select(t => t.MaxMs)],
             RawResult = rawResult,
         };
     }

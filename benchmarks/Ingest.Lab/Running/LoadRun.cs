@@ -32,6 +32,9 @@ internal sealed record LoadRun
     /// <summary>Responses completed in each second of the phase.</summary>
     public required IReadOnlyList<long> Timeline { get; init; }
 
+    /// <summary>The slowest response completed in each second of the phase, in ms (our load generator only; empty for wrk).</summary>
+    public IReadOnlyList<double> TimelineMaxMs { get; init; } = [];
+
     /// <summary>CPU and memory of every process during the phase, by process name.</summary>
     public IReadOnlyDictionary<string, ProcessUsage> Processes { get; init; } = new Dictionary<string, ProcessUsage>();
 

@@ -33,6 +33,38 @@ internal static class ProcFs
         return ticks / ClockTicksPerSecond;
     }
 
+    /// <summary>The whole machine's CPU time since boot from /proc/stat, in seconds: busy (everything but idle and
+    /// I/O wait) and stolen by the hypervisor (a VM's host running someone else); null when unreadable.</summary>
+    public static (double Busy, double Steal)? MachineCpuSeconds()
+    {
+        try
+        {
+            // "cpu  user nice system idle iowait irq softirq steal guest guest_nice", in USER_HZ ticks; guest time is
+            // already inside user.
+            var fields = File.ReadLines("/proc/stat").First().Split(' ', StringSplitOptions.RemoveEmptyEntries);
+            long Field(int i) => i < fields.Length ? long.Parse(fields[i], CultureInfo.InvariantCulture) : 0;
+            var busy = Field(1) + Field(2) + Field(3) + Field(6) + Field(7) + Field(8);
+            return (busy / ClockTicksPerSecond, Field(8) / ClockTicksPerSecond);
+        }
+        catch (IOException)
+        {
+            return null;
+        }
+    }
+
+    /// <summary>The one-minute load average from /proc/loadavg; null when unreadable.</summary>
+    public static double? LoadAverage()
+    {
+        try
+        {
+            return double.Parse(File.ReadAllText("/proc/loadavg").Split(' ')[0], CultureInfo.InvariantCulture);
+        }
+        catch (IOException)
+        {
+            return null;
+        }
+    }
+
     /// <summary>VmRSS (resident set) in bytes; null when the process is gone.</summary>
     public static long? ResidentBytes(int pid) => StatusKilobytes(pid, "VmRSS:") * 1024;
 

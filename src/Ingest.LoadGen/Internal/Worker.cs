@@ -528,8 +528,14 @@ internal sealed class Worker
 
         stats.Responses++;
         stats.StatusCodes[status]++;
-        stats.Latency.Record(ToMicroseconds(now - due));
-        stats.RequestsPerSecond[SecondOf(now)]++;
+        var microseconds = ToMicroseconds(now - due);
+        var second = SecondOf(now);
+        stats.Latency.Record(microseconds);
+        stats.RequestsPerSecond[second]++;
+        if (microseconds > stats.MaxLatencyPerSecond[second])
+        {
+            stats.MaxLatencyPerSecond[second] = microseconds;
+        }
     }
 
     private void EndOfStream(Connection connection, long now)

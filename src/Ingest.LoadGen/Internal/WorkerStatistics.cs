@@ -8,6 +8,7 @@ internal sealed class WorkerStatistics
     {
         RequestsPerSecond = new long[seconds];
         ErrorsPerSecond = new long[seconds];
+        MaxLatencyPerSecond = new long[seconds];
     }
 
     /// <summary>Response latency in microseconds.</summary>
@@ -22,6 +23,9 @@ internal sealed class WorkerStatistics
     public long[] RequestsPerSecond { get; }
 
     public long[] ErrorsPerSecond { get; }
+
+    /// <summary>The slowest response completed in each second, in microseconds: where in the run a tail came from.</summary>
+    public long[] MaxLatencyPerSecond { get; }
 
     public long Responses;
     public long ConnectErrors;

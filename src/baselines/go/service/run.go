@@ -23,6 +23,9 @@ type Server interface {
 // Run listens on c.Listen, prints the configuration line and ReadyLine, serves until ctx is done (the
 // caller ties it to SIGTERM and SIGINT) and then shuts down gracefully within ShutdownTimeout.
 func Run(ctx context.Context, c *Config, srv Server, stdout io.Writer) error {
+	if _, err := StartProfiler(stdout); err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", c.Listen)
 	if err != nil {
 		return fmt.Errorf("-listen %s: %w", c.Listen, err)

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -125,5 +126,33 @@ func TestIsInt32IsTheIntRouteConstraint(t *testing.T) {
 		if IsInt32(s) {
 			t.Errorf("%q accepted", s)
 		}
+	}
+}
+
+func TestTheProfilerIsOffUnlessAskedAndServesOnlyOnLoopback(t *testing.T) {
+	t.Setenv(ProfilerEnv, "")
+	if addr, err := StartProfiler(io.Discard); addr != "" || err != nil {
+		t.Fatalf("off by default: %q %v", addr, err)
+	}
+	for _, bad := range []string{"0.0.0.0:0", "example.org:6060", "6060"} {
+		t.Setenv(ProfilerEnv, bad)
+		if _, err := StartProfiler(io.Discard); err == nil || !strings.Contains(err.Error(), ProfilerEnv) {
+			t.Errorf("%s accepted: %v", bad, err)
+		}
+	}
+	t.Setenv(ProfilerEnv, "127.0.0.1:0")
+	var out strings.Builder
+	addr, err := StartProfiler(&out)
+	if err != nil || addr == "" || !strings.Contains(out.String(), "/debug/pprof/") {
+		t.Fatalf("%q %v %q", addr, err, out.String())
+	}
+	resp, err := http.Get("http://" + addr + "/debug/pprof/allocs?debug=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "# TotalAlloc") {
+		t.Fatalf("%d %.200s", resp.StatusCode, body)
 	}
 }
