@@ -154,6 +154,14 @@ internal static class ScenarioCatalogue
         foreach (var c in ClassicConnections)
         {
             var load = new LoadSpec(IngestPath, PayloadKind.Classic, c);
+            if (c == ClassicConnections[0])
+            {
+                // The headline's reference point: the configuration of the 2016 experiment, as in the classic set.
+                yield return Flow("fast", $"aspnet-2016-c{c}", "ASP.NET Core as in 2016: MVC, Newtonsoft.Json, new HttpClient per request blocking on .Result",
+                    DotNetFrontEnd([("Ingest:ApiStyle", "Mvc"), ("Ingest:Serializer", "Newtonsoft"), ("Forwarding:ClientStrategy", "PerRequestBlocking"), .. As2016]), load)
+                    with { MinimumWarmup = BlockingWarmup };
+            }
+
             yield return Flow("fast", $"aspnet-static-c{c}", "ASP.NET Core: minimal API, Sockets, static HttpClient (the classic set's row)",
                 DotNetFrontEnd(), load);
             yield return Flow("fast", $"aspnet-loop-c{c}", "ASP.NET Core: minimal API, LinuxEpoll inline, loop-owned forward connections",
