@@ -26,10 +26,11 @@ type forwarder struct {
 	// client gives the client for one forward and what to do when it is done.
 	client func() (*http.Client, func())
 	close  func()
+	counts *counters
 }
 
-func newForwarder(c *service.Config) *forwarder {
-	f := &forwarder{targets: c.BackEnds, timeout: c.Timeout}
+func newForwarder(c *service.Config, counts *counters) *forwarder {
+	f := &forwarder{targets: c.BackEnds, timeout: c.Timeout, counts: counts}
 	if c.Client == service.PerRequest {
 		// The 2016 original's fix: a new transport per forward with keep-alive off, so every forward opens
 		// (and leaves in TIME_WAIT) its own TCP connection.
@@ -100,6 +101,12 @@ func (f *forwarder) forward(ctx context.Context, body []byte) *contract.Problem 
 }
 
 func (f *forwarder) send(ctx context.Context, target service.BackEndTarget, body []byte) *contract.Problem {
+	p := f.call(ctx, target, body)
+	f.counts.forwarded(p)
+	return p
+}
+
+func (f *forwarder) call(ctx context.Context, target service.BackEndTarget, body []byte) *contract.Problem {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target.URL, bytes.NewReader(body))
 	if err != nil {
 		return contract.BackEndUnreachable(target.Host, err)
