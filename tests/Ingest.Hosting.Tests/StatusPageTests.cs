@@ -122,6 +122,18 @@ public sealed class StatusPageTests
     }
 
     [Fact]
+    public async Task MvcViewsLeaveTheIngestPathWithoutTempDatasFilter()
+    {
+        // Views bring a global filter that registers a response callback on every request; nothing uses TempData.
+        await using var backEnd = await ServiceHost.StartAsync(ServiceRole.BackEnd, new FlowConfiguration(Style: ApiStyle.Mvc).BackEnd());
+
+        var filters = backEnd.Get<Microsoft.Extensions.Options.IOptions<Microsoft.AspNetCore.Mvc.MvcOptions>>().Value.Filters;
+
+        Assert.DoesNotContain(filters, f => f.GetType().Name == "SaveTempDataAttribute");
+        Assert.NotNull(backEnd.Get<Microsoft.AspNetCore.Mvc.ViewEngines.ICompositeViewEngine>());
+    }
+
+    [Fact]
     public async Task ThePageShowsNoSecrets()
     {
         const string sharedKey = "shared-key-that-must-stay-secret";

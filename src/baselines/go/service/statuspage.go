@@ -53,7 +53,8 @@ func (p *StatusPage) Render() ([]byte, error) {
 }
 
 // NewStatusPage starts a page for c: its title and the configuration facts of the start-up line (Describe), with
-// role named as the .NET services name it.
+// role named as the .NET services name it. The configuration does not change: a service makes this once and starts
+// each request's page from it with Page, as the .NET services read the facts once.
 func NewStatusPage(c *Config) *StatusPage {
 	p := &StatusPage{Title: "Ingest front-end", Engine: Engine}
 	role := "FrontEnd"
@@ -72,6 +73,11 @@ func NewStatusPage(c *Config) *StatusPage {
 		}
 	}
 	return p
+}
+
+// Page is a new page with p's title and configuration (shared, never modified) and no counters yet.
+func (p *StatusPage) Page() *StatusPage {
+	return &StatusPage{Title: p.Title, Engine: p.Engine, Configuration: p.Configuration, HasRecentEvents: p.HasRecentEvents}
 }
 
 // Count appends a counter.

@@ -11,14 +11,14 @@ import (
 type BackEnd struct {
 	sink    *service.Sink
 	maxBody int
-	config  *service.Config
+	blank   *service.StatusPage // the page without counters: title and configuration, made once
 	counts  *counters
 	recent  recentBodies
 }
 
 // NewBackEnd builds the back-end a validated configuration describes.
 func NewBackEnd(c *service.Config) *BackEnd {
-	return &BackEnd{sink: service.NewSink(c.DropOneIn, c.Delay), maxBody: c.MaxBodyBytes, config: c, counts: newCounters()}
+	return &BackEnd{sink: service.NewSink(c.DropOneIn, c.Delay), maxBody: c.MaxBodyBytes, blank: service.NewStatusPage(c), counts: newCounters()}
 }
 
 // Stats are the counts persisted since start.
@@ -51,7 +51,7 @@ func (b *BackEnd) serve(w http.ResponseWriter, r *http.Request) {
 
 // page is the back-end's status page: configuration, requests, errors, events persisted, the last events.
 func (b *BackEnd) page() *service.StatusPage {
-	p := service.NewStatusPage(b.config)
+	p := b.blank.Page()
 	b.counts.addTo(p)
 	stats := b.sink.Stats()
 	p.CountEvents(stats)

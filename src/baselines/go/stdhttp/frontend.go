@@ -12,7 +12,7 @@ type FrontEnd struct {
 	reader   contract.RequestReader
 	maxBody  int
 	forwards *forwarder
-	config   *service.Config
+	blank    *service.StatusPage // the page without counters: title and configuration, made once
 	counts   *counters
 }
 
@@ -23,7 +23,7 @@ func NewFrontEnd(c *service.Config) *FrontEnd {
 		reader:   contract.RequestReader{MaxBatchEvents: c.MaxBatchEvents},
 		maxBody:  c.MaxBodyBytes,
 		forwards: newForwarder(c, counts),
-		config:   c,
+		blank:    service.NewStatusPage(c),
 		counts:   counts,
 	}
 }
@@ -85,7 +85,7 @@ func (f *FrontEnd) ingest(w http.ResponseWriter, r *http.Request) {
 
 // page is the front-end's status page: configuration, requests, errors, events accepted, back-end calls.
 func (f *FrontEnd) page() *service.StatusPage {
-	p := service.NewStatusPage(f.config)
+	p := f.blank.Page()
 	f.counts.addTo(p)
 	p.CountEvents(contract.Stats{Job: f.counts.accepted[contract.Job].Load(), Metric: f.counts.accepted[contract.Metric].Load(), Log: f.counts.accepted[contract.Log].Load()})
 	outcomes := map[string]int64{}
