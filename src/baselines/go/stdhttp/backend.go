@@ -56,7 +56,7 @@ func (b *BackEnd) page() *service.StatusPage {
 	stats := b.sink.Stats()
 	p.CountEvents(stats)
 	if total := stats.Total(); total > 0 {
-		p.Count("persisted.memory", total)
+		p.Count("persisted.null", total) // the peer of the .NET Null sink: counted, nothing kept
 	}
 	p.AddEvents(b.recent.events())
 	return p

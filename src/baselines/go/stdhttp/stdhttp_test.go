@@ -93,7 +93,7 @@ func TestStatusPagesShowCountersAndEscapeWhatClientsSent(t *testing.T) {
 	for _, want := range []string{
 		"<title>Ingest back-end — status</title>",
 		`<tr data-fact="events.log"><th>events.log</th><td>1</td></tr>`,
-		`<tr data-fact="persisted.memory"><th>persisted.memory</th><td>1</td></tr>`,
+		`<tr data-fact="persisted.null"><th>persisted.null</th><td>1</td></tr>`,
 		`<td>&lt;script&gt;alert(&#39;source&#39;)&lt;/script&gt;</td>`,
 		`<td>warn: &lt;img src=x onerror=alert(1)&gt; &amp; &lt;b&gt;bold&lt;/b&gt;</td>`,
 	} {
