@@ -13,7 +13,7 @@ trap 'rm -rf "$results"' EXIT
 # Debian packages the suites use (real processes and peers, never mocks). nginx, caddy, and clang with zlib1g-dev
 # (Native AOT) are for the lab's smoke of every set (tests/Ingest.Lab.Tests/LabSmokeTests.cs): what the lab would
 # install for itself, installed here because the tests run it with installing off.
-ensure_debian_packages curl wrk libuv1 golang-go golang-github-valyala-fasthttp-dev postgresql redis-server prometheus \
+ensure_debian_packages curl wrk libuv1 chromium golang-go golang-github-valyala-fasthttp-dev postgresql redis-server prometheus \
     nginx caddy clang zlib1g-dev \
     || echo "Continuing: the tests that need a missing package will fail and say so."
 

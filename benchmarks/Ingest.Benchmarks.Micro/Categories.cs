@@ -17,4 +17,7 @@ public static class Categories
 
     /// <summary>One histogram and one counter measurement, and one scrape, per Prometheus exporter: ours, prometheus-net's.</summary>
     public const string Metrics = "Metrics";
+
+    /// <summary>The status page rendered by each view engine (MVC Razor views, RazorSlices), and the last-events ring's cost per request.</summary>
+    public const string Pages = "Pages";
 }

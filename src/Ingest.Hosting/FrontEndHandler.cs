@@ -1,4 +1,5 @@
 using Ingest.Core.Contract;
+using Ingest.Core.Diagnostics;
 using Ingest.Core.Forwarding;
 using Ingest.Core.Parsing;
 using Ingest.Core.Problems;
@@ -20,7 +21,8 @@ public sealed class FrontEndHandler(
     IEventForwarder forwarder,
     ResponseWriter writer,
     IOptions<IngestOptions> options,
-    ILogger<FrontEndHandler> logger)
+    ILogger<FrontEndHandler> logger,
+    IngestMetrics? metrics = null)
 {
     private readonly int _maxBodyBytes = options.Value.MaxBodyBytes;
 
@@ -47,6 +49,11 @@ public sealed class FrontEndHandler(
         var outcome = parsed.Problem is { } rejected
             ? rejected
             : await forwarder.ForwardAsync(parsed.Events, cancellationToken) ?? new Outcome(parsed.Events.Count, null);
+        if (outcome.Problem is null)
+        {
+            metrics?.Accepted(parsed.Events);
+        }
+
         IngestCounters.Log.Answered(outcome);
         return outcome;
     }

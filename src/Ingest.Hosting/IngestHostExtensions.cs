@@ -48,6 +48,7 @@ public static class IngestHostExtensions
             sp.GetRequiredService<IOptions<IngestOptions>>().Value.Serializer,
             sp.GetRequiredService<IOptions<LimitsOptions>>().Value.MaxJsonDepth));
         services.AddSingleton<ResponseWriter>();
+        services.AddSingleton<Pages.StatusPageSource>();
         services.AddOptions<KestrelServerOptions>()
             .Configure<IOptions<IngestOptions>, IOptions<LimitsOptions>>(static (kestrel, ingest, limits) => ApplyLimits(kestrel, ingest.Value, limits.Value));
         services.AddOptions<HostOptions>()

@@ -1,6 +1,6 @@
 namespace Ingest.Hosting;
 
-/// <summary>Where operational endpoints (<c>/healthz</c>, <c>/metrics</c>) are served. Bound from the <c>Management</c> section.</summary>
+/// <summary>Where operational endpoints (<c>/healthz</c>, <c>/metrics</c>, the status page <c>/</c> and <c>/status</c>) are served. Bound from the <c>Management</c> section.</summary>
 public sealed class ManagementOptions
 {
     public const string SectionName = "Management";

@@ -26,10 +26,14 @@ public sealed class MethodNotAllowedTests(StyleFlows flows) : IClassFixture<Styl
         (ServiceRole.FrontEnd, "/api/values/5", ReadAllow),
         (ServiceRole.FrontEnd, "/healthz", ReadAllow),
         (ServiceRole.FrontEnd, "/metrics", ReadAllow),
+        (ServiceRole.FrontEnd, "/", ReadAllow),
+        (ServiceRole.FrontEnd, "/status", ReadAllow),
         (ServiceRole.BackEnd, "/ingest/data", WriteAllow),
         (ServiceRole.BackEnd, "/ingest/stats", ReadAllow),
         (ServiceRole.BackEnd, "/healthz", ReadAllow),
         (ServiceRole.BackEnd, "/metrics", ReadAllow),
+        (ServiceRole.BackEnd, "/", ReadAllow),
+        (ServiceRole.BackEnd, "/status", ReadAllow),
     ];
 
     /// <summary>A valid body for each write route, so an allowed POST is answered 200.</summary>

@@ -21,6 +21,12 @@ internal static class ScenarioCatalogue
 
     private const int PlaintextPipeline = 16;
 
+    /// <summary>The status page, the view-engine benchmark's page here.</summary>
+    private const string StatusPath = "/status";
+
+    /// <summary>The page at the micro tests' 50 connections and at the 125 of the seed's view-engine comparison.</summary>
+    private static readonly int[] TemplateConnections = [50, ValuesConnections];
+
     /// <summary>The Iris-vs-MVC comparison ran bombardier with 125 connections against /api/values/{id}.</summary>
     private const int ValuesConnections = 125;
 
@@ -99,6 +105,7 @@ internal static class ScenarioCatalogue
         all.AddRange(TransportScenarios());
         all.AddRange(ScaleOut());
         all.AddRange(MicroEndpoints());
+        all.AddRange(Templates());
         all.AddRange(Storage());
         all.Add(new Scenario("smoke", "aspnet-static", "A few hundred classic payloads through the default configuration")
         {
@@ -300,6 +307,39 @@ internal static class ScenarioCatalogue
                 BackEnd = DotNetBackEnd().With(("Sinks:Default", sink)),
                 Load = load,
                 Stores = stores,
+            };
+        }
+    }
+
+    /// <summary>
+    /// The seed's view-engine benchmark as the services' status page (GET /status: a layout, the configuration, the
+    /// counters): MVC Razor views, RazorSlices on minimal APIs (JIT and Native AOT), and Go's html/template, at the
+    /// micro tests' 50 connections and the seed's 125.
+    /// </summary>
+    private static IEnumerable<Scenario> Templates()
+    {
+        foreach (var connections in TemplateConnections)
+        {
+            var load = new LoadSpec(StatusPath, PayloadKind.None, connections);
+            yield return new Scenario("templates", $"mvc-views-c{connections}", $"{load.Describe()}, MVC Razor views")
+            {
+                FrontEnd = DotNetFrontEnd(("Ingest:ApiStyle", "Mvc")),
+                Load = load,
+            };
+            yield return new Scenario("templates", $"minimal-slices-c{connections}", $"{load.Describe()}, RazorSlices on minimal APIs")
+            {
+                FrontEnd = DotNetFrontEnd(("Ingest:ApiStyle", "Minimal")),
+                Load = load,
+            };
+            yield return new Scenario("templates", $"minimal-slices-aot-c{connections}", $"{load.Describe()}, RazorSlices on minimal APIs, Native AOT")
+            {
+                FrontEnd = DotNetFrontEnd(("Ingest:ApiStyle", "Minimal")) with { NativeAot = true },
+                Load = load,
+            };
+            yield return new Scenario("templates", $"go-nethttp-c{connections}", $"{load.Describe()}, Go net/http with html/template")
+            {
+                FrontEnd = ServiceSpec.Go(Implementation.GoNetHttp),
+                Load = load,
             };
         }
     }

@@ -18,6 +18,7 @@ public sealed class IngestMetrics
     /// <summary>Event-count buckets up to the largest batch a store writer takes.</summary>
     private static readonly int[] EventBuckets = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000];
 
+    private readonly Counter<long> _accepted;
     private readonly Counter<long> _forwards;
     private readonly Histogram<double> _forwardDuration;
     private readonly UpDownCounter<long> _forwardsActive;
@@ -35,6 +36,7 @@ public sealed class IngestMetrics
         var seconds = new InstrumentAdvice<double> { HistogramBucketBoundaries = SecondsBuckets };
         var events = new InstrumentAdvice<int> { HistogramBucketBoundaries = EventBuckets };
 
+        _accepted = meter.CreateCounter<long>("ingest.events.accepted", "{event}", "Events the front-end accepted (forwarded and acknowledged), by type.");
         _forwards = meter.CreateCounter<long>("ingest.forwards", "{forward}", "Back-end calls of the front-end, by outcome (ok, backend-failed, backend-timeout, backend-unavailable, aborted).");
         _forwardDuration = meter.CreateHistogram("ingest.forward.duration", "s", "Duration of back-end calls, by outcome.", tags: null, advice: seconds);
         _forwardsActive = meter.CreateUpDownCounter<long>("ingest.forwards.active", "{forward}", "Back-end calls in flight.");
@@ -45,6 +47,41 @@ public sealed class IngestMetrics
         _storeBatchSize = meter.CreateHistogram("ingest.store.batch.size", "{event}", "Events per write to a store (one COPY, one pipeline, one file write), by sink.", tags: null, advice: events);
         _storeBatchDuration = meter.CreateHistogram("ingest.store.batch.duration", "s", "Duration of one write to a store, by sink and outcome.", tags: null, advice: seconds);
         _storeQueued = meter.CreateUpDownCounter<long>("ingest.store.queued", "{event}", "Events waiting for a store writer, by sink.");
+    }
+
+    /// <summary>Events of one request the front-end accepted, counted by type (one measurement per type present).</summary>
+    public void Accepted(List<Events.IngestEvent> events)
+    {
+        long job = 0, metric = 0, log = 0;
+        foreach (var e in events)
+        {
+            switch (e.Type)
+            {
+                case Events.EventType.Job: job++; break;
+                case Events.EventType.Metric: metric++; break;
+                default: log++; break;
+            }
+        }
+
+        Accepted(Events.EventType.Job, job);
+        Accepted(Events.EventType.Metric, metric);
+        Accepted(Events.EventType.Log, log);
+    }
+
+    /// <summary>The lower-case name of <paramref name="type"/>, as the wire and the metrics' labels spell it.</summary>
+    public static string TypeName(Events.EventType type) => type switch
+    {
+        Events.EventType.Job => "job",
+        Events.EventType.Metric => "metric",
+        _ => "log",
+    };
+
+    private void Accepted(Events.EventType type, long events)
+    {
+        if (events > 0)
+        {
+            _accepted.Add(events, new KeyValuePair<string, object?>("type", TypeName(type)));
+        }
     }
 
     public void Forwarded(string outcome, double seconds)

@@ -19,4 +19,7 @@ public sealed class SinkOptions
 
     /// <summary>How many recent events the memory sink keeps. Defaults to 1,000.</summary>
     public int RecentCapacity { get; set; } = 1_000;
+
+    /// <summary>How many of the last events acknowledged (by any sink) the status page lists. Defaults to 20; 0 keeps none.</summary>
+    public int StatusPageEvents { get; set; } = 20;
 }

@@ -13,6 +13,7 @@ public sealed class SinkOptionsValidator : IValidateOptions<SinkOptions>, IValid
             .Defined(nameof(options.Metric), options.Metric)
             .Defined(nameof(options.Log), options.Log)
             .Range(nameof(options.RecentCapacity), options.RecentCapacity, 1, 1_000_000)
+            .Range(nameof(options.StatusPageEvents), options.StatusPageEvents, 0, 1_000, "0 keeps none")
             .Result();
 
     public ValidateOptionsResult Validate(string? name, FaultOptions options) =>

@@ -13,8 +13,6 @@ namespace Ingest.Core.Sinks;
 /// </summary>
 public sealed class SinkRouter
 {
-    private static readonly string[] TypeNames = ["job", "metric", "log"];
-
     private readonly IEventSink[] _byType;
     private readonly bool _oneSink;
     private readonly SinkStatistics _statistics;
@@ -30,6 +28,7 @@ public sealed class SinkRouter
         var options = sinkOptions.Value;
         _statistics = statistics;
         _metrics = metrics;
+        Recent = new RecentEvents(options.StatusPageEvents);
         var sinks = new Dictionary<SinkKind, IEventSink>();
         IEventSink Get(string key, SinkKind kind)
         {
@@ -55,6 +54,9 @@ public sealed class SinkRouter
         _oneSink = sinks.Count == 1;
         Sinks = [.. sinks.Values];
     }
+
+    /// <summary>The last events the sinks acknowledged, for the status page.</summary>
+    public RecentEvents Recent { get; }
 
     /// <summary>Every distinct sink in use.</summary>
     public IReadOnlyList<IEventSink> Sinks { get; }
@@ -111,6 +113,7 @@ public sealed class SinkRouter
         {
             await sink.WriteAsync(events, cancellationToken);
             _statistics.Record(events);
+            Recent.Record(events);
             return;
         }
 
@@ -128,19 +131,20 @@ public sealed class SinkRouter
 
         _metrics.SinkWritten(name, ok: true, TimeProvider.System.GetElapsedTime(started).TotalSeconds);
         var (job, metric, log) = _statistics.Record(events);
+        Recent.Record(events);
         if (job > 0)
         {
-            _metrics.SinkPersisted(name, TypeNames[(int)EventType.Job], job);
+            _metrics.SinkPersisted(name, IngestMetrics.TypeName(EventType.Job), job);
         }
 
         if (metric > 0)
         {
-            _metrics.SinkPersisted(name, TypeNames[(int)EventType.Metric], metric);
+            _metrics.SinkPersisted(name, IngestMetrics.TypeName(EventType.Metric), metric);
         }
 
         if (log > 0)
         {
-            _metrics.SinkPersisted(name, TypeNames[(int)EventType.Log], log);
+            _metrics.SinkPersisted(name, IngestMetrics.TypeName(EventType.Log), log);
         }
     }
 }

@@ -8,7 +8,8 @@ using Microsoft.Extensions.Options;
 namespace Ingest.Hosting.Internal;
 
 /// <summary>
-/// Who may call what, before any endpoint runs: the management port serves only the operational endpoints
+/// Who may call what, before any endpoint runs: the management port serves only the operational endpoints (health,
+/// metrics, the status page)
 /// (and they only it), the front-end's ingest endpoint may require an API key, and the back-end's data endpoint
 /// requires the shared key except over a Unix domain socket. Installed only when one of them is configured.
 /// </summary>
@@ -47,7 +48,8 @@ internal sealed class RequestGuards(
         return next(context);
     }
 
-    private static bool IsManagementPath(string path) => path is Routes.Health or Routes.Metrics;
+    // The status page too: it tells the configuration, which belongs with the other operational endpoints.
+    private static bool IsManagementPath(string path) => path is Routes.Health or Routes.Metrics or Routes.Root or Routes.Status;
 
     // Who can connect to the socket file is decided by its file permissions.
     private static bool OverUnixSocket(HttpContext context) =>

@@ -24,6 +24,8 @@ internal static class Routes
     public const string Values = ValuesPrefix + "{id:int}";
     public const string Health = "/healthz";
     public const string Metrics = "/metrics";
+    public const string Root = "/";
+    public const string Status = "/status";
 
     public const string ValueText = "value";
     public const string HealthyText = "Healthy";
@@ -40,7 +42,7 @@ internal static class Routes
     public static IReadOnlyList<string> MethodsOf(string route) => route switch
     {
         IngestEvent or IngestData => s_writeMethods,
-        IngestStats or Plaintext or Json or Values or Health or Metrics => s_readMethods,
+        IngestStats or Plaintext or Json or Values or Health or Metrics or Root or Status => s_readMethods,
         _ => throw new ArgumentException($"'{route}' is not one of the contract's routes (Routes).", nameof(route)),
     };
 
@@ -58,6 +60,11 @@ internal static class Routes
         if (path.Equals(Health, comparison))
         {
             return Health;
+        }
+
+        if (path.Equals(Root, comparison) || path.Equals(Status, comparison))
+        {
+            return path.Length == Root.Length ? Root : Status;
         }
 
         if (role == ServiceRole.BackEnd)

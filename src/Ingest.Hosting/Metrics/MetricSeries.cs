@@ -13,6 +13,39 @@ internal sealed class MetricSeries(string labels, int buckets)
 
     public double Value => Volatile.Read(ref _value);
 
+    /// <summary>The value of label <paramref name="name"/> as rendered (escaped), or null when the set has none.</summary>
+    public string? Label(string name)
+    {
+        var labels = Labels.AsSpan();
+        var at = 0;
+        while (at < labels.Length)
+        {
+            // name="value" pairs separated by commas; a value's quotes and backslashes are escaped.
+            var equals = labels[at..].IndexOf('=');
+            if (equals < 0)
+            {
+                return null;
+            }
+
+            var key = labels.Slice(at, equals);
+            var start = at + equals + 2;
+            var end = start;
+            while (end < labels.Length && labels[end] != '"')
+            {
+                end += labels[end] == '\\' ? 2 : 1;
+            }
+
+            if (key.SequenceEqual(name))
+            {
+                return labels[start..Math.Min(end, labels.Length)].ToString();
+            }
+
+            at = end + 2;
+        }
+
+        return null;
+    }
+
     public long Count => Interlocked.Read(ref _count);
 
     /// <summary>Non-cumulative count of bucket <paramref name="index"/> (the last one is +Inf).</summary>

@@ -97,6 +97,16 @@ internal sealed class MetricsCollector : IDisposable
         }
     }
 
+    /// <summary>The series of the family named <paramref name="name"/> (its Prometheus name), empty when nothing was recorded.
+    /// Counters and histograms only: gauges that are observed need a scrape first.</summary>
+    public ICollection<MetricSeries> SeriesOf(string name)
+    {
+        lock (_lock)
+        {
+            return _families.TryGetValue(name, out var family) ? family.Series : [];
+        }
+    }
+
     public void Dispose() => _listener.Dispose();
 
     // Under _renderLock: the builder is shared by every scrape.

@@ -30,6 +30,7 @@ internal static class MinimalApi
     private static void MapCommon(IEndpointRouteBuilder app, ServiceRole role)
     {
         app.MapMethods(Routes.Health, Routes.MethodsOf(Routes.Health), static () => TextResult.Healthy);
+        Pages.StatusPages.Map(app);
         Routes.MapFallback(app, role);
     }
 

@@ -18,6 +18,7 @@ internal sealed class RawApi(ServiceRole role, ResponseWriter writer, IServicePr
     // Resolved once: the handlers are singletons, and a lookup per request is what this style avoids.
     private readonly FrontEndHandler? _frontEnd = role == ServiceRole.FrontEnd ? Resolve<FrontEndHandler>(services) : null;
     private readonly BackEndHandler? _backEnd = role == ServiceRole.BackEnd ? Resolve<BackEndHandler>(services) : null;
+    private readonly Pages.StatusPageSource _pages = Resolve<Pages.StatusPageSource>(services);
 
     public Task InvokeAsync(HttpContext context)
     {
@@ -43,6 +44,7 @@ internal sealed class RawApi(ServiceRole role, ResponseWriter writer, IServicePr
             Routes.Plaintext => ResponseWriter.WriteTextAsync(context.Response, Hello),
             Routes.Values => ResponseWriter.WriteTextAsync(context.Response, Value),
             Routes.Health => ResponseWriter.WriteTextAsync(context.Response, Healthy),
+            Routes.Root or Routes.Status => Pages.StatusPages.WriteAsync(context, _pages),
             _ => throw new System.Diagnostics.UnreachableException($"Routes.Match returned '{route}', which the raw style does not serve."),
         };
     }

@@ -66,3 +66,48 @@ func ReadForwarded(body []byte, types []EventType) ([]EventType, *Problem) {
 	}
 	return types, invalid
 }
+
+// ForwardedEvents reads a forward body that ReadForwarded accepted into whole events, for display (the back-end's
+// status page keeps the last bodies and reads them only when the page is asked for, so the hot path stays
+// ReadForwarded's). Events that do not read are left out.
+func ForwardedEvents(body []byte) []Event {
+	body = trimBody(body)
+	if len(body) == 0 {
+		return nil
+	}
+	r := jsonReader{buf: body}
+	one := func(events []Event) ([]Event, bool) {
+		var d document
+		null, err := r.readDocument(&d, forwarded)
+		if err != nil {
+			return events, false
+		}
+		if !null {
+			if e, p := normalizeTyped(&d, WholeBody(), d.receivedAt.value); p == nil {
+				events = append(events, e)
+			}
+		}
+		return events, true
+	}
+	if body[0] != '[' {
+		events, _ := one(nil)
+		return events
+	}
+	_ = r.enter()
+	var events []Event
+	for {
+		r.skipWS()
+		if r.peek() == ']' {
+			return events
+		}
+		var ok bool
+		if events, ok = one(events); !ok {
+			return events
+		}
+		r.skipWS()
+		if r.peek() != ',' {
+			return events
+		}
+		r.pos++
+	}
+}

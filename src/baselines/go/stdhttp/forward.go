@@ -26,6 +26,7 @@ type forwarder struct {
 	// transport gives the transport for one forward and what to do when it is done.
 	transport func() (http.RoundTripper, func())
 	close     func()
+	counts    *counters
 }
 
 // target is a back-end with its forward request prepared once: method, parsed URL, host and headers. Each forward
@@ -38,8 +39,8 @@ type target struct {
 	template *http.Request
 }
 
-func newForwarder(c *service.Config) *forwarder {
-	f := &forwarder{timeout: c.Timeout}
+func newForwarder(c *service.Config, counts *counters) *forwarder {
+	f := &forwarder{timeout: c.Timeout, counts: counts}
 	for _, t := range c.BackEnds {
 		template, err := http.NewRequest(http.MethodPost, t.URL, http.NoBody)
 		if err != nil {
@@ -113,6 +114,12 @@ func (f *forwarder) forward(ctx context.Context, body []byte) *contract.Problem 
 // request it cloned the headers for them and set up its own deadline machinery — 11% of the front-end's bytes
 // allocated in the profile. A 3xx is an answer other than 2xx, hence 502, exactly as before.
 func (f *forwarder) send(ctx context.Context, t *target, body []byte) *contract.Problem {
+	p := f.call(ctx, t, body)
+	f.counts.forwarded(p)
+	return p
+}
+
+func (f *forwarder) call(ctx context.Context, t *target, body []byte) *contract.Problem {
 	req := t.template.WithContext(ctx)
 	req.Body, req.ContentLength = newForwardBody(body), int64(len(body))
 	// What the transport needs to resend a forward on a pooled connection the back-end had closed.

@@ -12,14 +12,19 @@ type FrontEnd struct {
 	reader   contract.RequestReader
 	maxBody  int
 	forwards *forwarder
+	blank    *service.StatusPage // the page without counters: title and configuration, made once
+	counts   *counters
 }
 
 // NewFrontEnd builds the front-end a validated configuration describes.
 func NewFrontEnd(c *service.Config) *FrontEnd {
+	counts := newCounters()
 	return &FrontEnd{
 		reader:   contract.RequestReader{MaxBatchEvents: c.MaxBatchEvents},
 		maxBody:  c.MaxBodyBytes,
-		forwards: newForwarder(c),
+		forwards: newForwarder(c, counts),
+		blank:    service.NewStatusPage(c),
+		counts:   counts,
 	}
 }
 
@@ -27,12 +32,20 @@ func NewFrontEnd(c *service.Config) *FrontEnd {
 func (f *FrontEnd) Close() { f.forwards.close() }
 
 func (f *FrontEnd) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rec := &recorder{ResponseWriter: w}
+	f.serve(rec, r)
+	f.counts.answered(rec.code())
+}
+
+func (f *FrontEnd) serve(w http.ResponseWriter, r *http.Request) {
 	w.Header()["Server"] = serverHeader
 	switch {
 	case r.URL.Path == service.IngestEventPath:
 		if allowed(w, r, service.IngestEventPath, service.WriteAllow) {
 			f.ingest(w, r)
 		}
+	case isPage(r.URL.Path):
+		writePage(w, r, r.URL.Path, f.page())
 	case reference(w, r, true):
 	default:
 		writeProblem(w, contract.NotFoundProblem())
@@ -66,5 +79,24 @@ func (f *FrontEnd) ingest(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, p)
 		return
 	}
+	f.counts.acceptedEvents(events)
 	write(w, http.StatusOK, jsonType, contract.AppendAccepted(make([]byte, 0, 32), len(events)))
+}
+
+// page is the front-end's status page: configuration, requests, errors, events accepted, back-end calls.
+func (f *FrontEnd) page() *service.StatusPage {
+	p := f.blank.Page()
+	f.counts.addTo(p)
+	p.CountEvents(contract.Stats{Job: f.counts.accepted[contract.Job].Load(), Metric: f.counts.accepted[contract.Metric].Load(), Log: f.counts.accepted[contract.Log].Load()})
+	outcomes := map[string]int64{}
+	if ok := f.counts.forwardsOK.Load(); ok > 0 {
+		outcomes["ok"] = ok
+	}
+	f.counts.mu.Lock()
+	for k, v := range f.counts.failures {
+		outcomes[k] = v
+	}
+	f.counts.mu.Unlock()
+	p.CountSorted("forwards.", outcomes)
+	return p
 }
