@@ -27,6 +27,13 @@ internal sealed class RunCommand(RepositoryLayout layout, TextWriter output)
             return 2;
         }
 
+        var limitsOrFit = options.FitMemory ? options.Limits.WithMemory(ServiceLimits.MinimumMemoryBytes) : options.Limits;
+        if (!limitsOrFit.IsNone && ServiceCgroup.Unavailable(limitsOrFit) is { } noLimits)
+        {
+            output.WriteLine($"Cannot apply limits here: {noLimits}.");
+            return 2;
+        }
+
         var startedAt = DateTimeOffset.UtcNow;
         var runId = startedAt.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture);
         var folder = Path.Combine(options.Output ?? layout.Results, runId);
@@ -76,7 +83,8 @@ internal sealed class RunCommand(RepositoryLayout layout, TextWriter output)
             options.Duration.TotalSeconds,
             pinning.Describe(),
             wrk is not null,
-            $"the load generator, the front-end(s) and the back-end share this machine's {machine.Cores} cores");
+            $"the load generator, the front-end(s) and the back-end share this machine's {machine.Cores} cores"
+            + (options.Limits.IsNone && !options.FitMemory ? "" : $"; every front-end and back-end runs in cgroups of its own (cgroup v1), limits {options.Limits.Describe()}{(options.FitMemory ? ", memory searched per scenario (--fit-memory)" : "")}"));
         var results = new List<ScenarioResult>();
         RunReport Report(DateTimeOffset? finished) => new()
         {
@@ -94,7 +102,19 @@ internal sealed class RunCommand(RepositoryLayout layout, TextWriter output)
             var scenario = scenarios[i];
             var prefix = $"[{i + 1}/{scenarios.Count}] {scenario.Id}";
             output.WriteLine($"{prefix}: {scenario.Title}");
-            var result = await runner.RunAsync(scenario, step => output.WriteLine($"      {step}"), cancellationToken);
+            void Progress(string step) => output.WriteLine($"      {step}");
+            // With --fit-memory the scenario's own row is measured without a memory limit (the CPU limit kept): the
+            // throughput every probe of the search must keep.
+            var limits = options.FitMemory ? options.Limits.WithMemory(null) : options.Limits;
+            var result = await runner.RunAsync(scenario, limits, Progress, cancellationToken);
+            if (options.FitMemory)
+            {
+                result = result with
+                {
+                    MemoryFit = await MemoryFitSearch.SearchAsync(scenario, result, limits, l => runner.RunAsync(scenario, l, Progress, cancellationToken), Progress),
+                };
+            }
+
             results.Add(result);
             output.WriteLine("      " + Line(result));
             ResultFiles.WriteAll(folder, Report(null));

@@ -31,7 +31,7 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
         var artifacts = new Artifacts(layout, publisher, output);
         var driver = new LoadGenDriver(artifacts.LoadGeneratorAsync);
         var scenario = ScenarioCatalogue.InSet("smoke")[0] with { Load = new LoadSpec("/ingest/event", PayloadKind.Classic, 50) };
-        await using var topology = await Topology.StartAsync(scenario, artifacts, Pinning.None, folder, cancellationToken);
+        await using var topology = await Topology.StartAsync(scenario, artifacts, Pinning.None, ServiceLimits.None, folder, cancellationToken);
         var payload = PayloadFiles.Write(folder, PayloadKind.Classic);
 
         output.WriteLine("Soak: measuring the maximum rate (closed loop, 50 connections, 5 s once warm)");
