@@ -7,7 +7,8 @@ internal sealed record LabOptions
 {
     public IReadOnlyList<string> Sets { get; init; } = [Catalogue.ScenarioCatalogue.DefaultSet];
 
-    /// <summary>Only scenarios whose name contains this (case-insensitive); null = all of the sets.</summary>
+    /// <summary>Only scenarios whose name contains this (case-insensitive), or one of several separated by commas;
+    /// null = all of the sets.</summary>
     public string? Filter { get; init; }
 
     /// <summary>Measured repeats per scenario (median and spread come from them). Defaults to 3.</summary>

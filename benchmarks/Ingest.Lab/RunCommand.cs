@@ -15,7 +15,7 @@ internal sealed class RunCommand(RepositoryLayout layout, TextWriter output)
     public async Task<int> RunAsync(LabOptions options, string commandLine, CancellationToken cancellationToken)
     {
         IReadOnlyList<Scenario> scenarios = [.. options.Sets.SelectMany(ScenarioCatalogue.InSet)
-            .Where(s => options.Filter is null || s.Name.Contains(options.Filter, StringComparison.OrdinalIgnoreCase))];
+            .Where(s => options.Filter is null || options.Filter.Split(',').Any(f => Matches(s.Name, f)))];
         if (options.Smoke)
         {
             scenarios = StartUpSignature.OnePerSignature(scenarios);
@@ -133,6 +133,10 @@ internal sealed class RunCommand(RepositoryLayout layout, TextWriter output)
 
         return failed == 0 ? 0 : 1;
     }
+
+    /// <summary>A filter matches a name that contains it, or with a leading '=' only that name.</summary>
+    private static bool Matches(string name, string filter) =>
+        filter.StartsWith('=') ? name.Equals(filter[1..], StringComparison.OrdinalIgnoreCase) : name.Contains(filter, StringComparison.OrdinalIgnoreCase);
 
     private static string Line(ScenarioResult r) => r.Summary is { } s && r.Status != ScenarioStatus.Skipped
         ? $"{Format.RpsSpread(s.RequestsPerSecond)} rps, p50 {Format.Ms(s.P50.Median)}, p99 {Format.Ms(s.P99.Median)}, errors {s.Errors}, front-end {SummaryWriter.Cpu(s, "front-end")} cores {SummaryWriter.Rss(s, "front-end")}; {(r.Status == ScenarioStatus.Passed ? r.Reason ?? "no loss check (no back-end)" : "FAILED: " + r.Reason?.Split('\n')[0])}"

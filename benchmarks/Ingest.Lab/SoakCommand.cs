@@ -22,7 +22,7 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
     private static readonly TimeSpan WarmUpLimit = TimeSpan.FromSeconds(30);
     private static readonly JsonSerializerOptions Indented = new() { WriteIndented = true };
 
-    public async Task<int> RunAsync(double minutes, double ratePercent, CancellationToken cancellationToken)
+    public async Task<int> RunAsync(double minutes, double ratePercent, bool lean, CancellationToken cancellationToken)
     {
         var machine = await MachineInfo.ReadAsync(cancellationToken);
         var folder = Path.Combine(layout.Results, DateTimeOffset.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture) + "-soak");
@@ -31,6 +31,12 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
         var artifacts = new Artifacts(layout, publisher, output);
         var driver = new LoadGenDriver(artifacts.LoadGeneratorAsync);
         var scenario = ScenarioCatalogue.InSet("smoke")[0] with { Load = new LoadSpec("/ingest/event", PayloadKind.Classic, 50) };
+        if (lean)
+        {
+            scenario = scenario with { FrontEnd = scenario.FrontEnd.WithEnvironment(ScenarioCatalogue.Lean), BackEnd = scenario.BackEnd!.WithEnvironment(ScenarioCatalogue.Lean) };
+            output.WriteLine("Soak of the lean profile: " + string.Join(" ", ScenarioCatalogue.Lean.Select(e => $"{e.Key}={e.Value}")));
+        }
+
         await using var topology = await Topology.StartAsync(scenario, artifacts, Pinning.None, ServiceLimits.None, folder, cancellationToken);
         var payload = PayloadFiles.Write(folder, PayloadKind.Classic);
 
@@ -67,6 +73,7 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
             machine,
             minutes,
             ratePercent,
+            lean,
             warmupSeconds = warmup.Elapsed.TotalSeconds,
             maximumRps = max.RequestsPerSecond,
             rate,
