@@ -111,7 +111,7 @@ internal sealed class RunCommand(RepositoryLayout layout, TextWriter output)
             {
                 result = result with
                 {
-                    MemoryFit = await MemoryFitSearch.SearchAsync(scenario, result, limits, l => runner.RunAsync(scenario, l, Progress, cancellationToken), Progress),
+                    MemoryFit = await MemoryFitSearch.SearchAsync(result, limits, l => runner.RunAsync(scenario, l, Progress, cancellationToken), Progress),
                 };
             }
 

@@ -1,4 +1,3 @@
-using Ingest.Lab.Catalogue;
 using Ingest.Lab.Results;
 
 namespace Ingest.Lab.Running;
@@ -28,7 +27,7 @@ internal static class MemoryFitSearch
     private const long Megabyte = 1024 * 1024;
 
     public static async Task<MemoryFit?> SearchAsync(
-        Scenario scenario, ScenarioResult unlimited, ServiceLimits limits, Func<ServiceLimits, Task<ScenarioResult>> run, Action<string> progress)
+        ScenarioResult unlimited, ServiceLimits limits, Func<ServiceLimits, Task<ScenarioResult>> run, Action<string> progress)
     {
         if (unlimited.Status != ScenarioStatus.Passed || unlimited.Summary is not { } summary)
         {
@@ -59,6 +58,7 @@ internal static class MemoryFitSearch
         }
 
         var high = RoundUp((long)(peak * FirstProbeHeadroom));
+        long low = 0;
         var doublings = 0;
         while (!await ProbeAsync(high))
         {
@@ -67,10 +67,11 @@ internal static class MemoryFitSearch
                 return new MemoryFit { UnlimitedRps = summary.RequestsPerSecond.Median, Probes = probes };
             }
 
+            // Known too small: the search below never probes under it again.
+            low = high;
             high *= 2;
         }
 
-        long low = 0;
         while (high - low > Math.Max(ResolutionBytes, high / 16))
         {
             var middle = RoundUp((low + high) / 2);
