@@ -16,5 +16,6 @@ internal sealed record MemoryFit
     public required IReadOnlyList<MemoryProbe> Probes { get; init; }
 }
 
-/// <summary>One run of the scenario under a memory limit: its median RPS, errors, whether it kept the throughput, and why not.</summary>
-internal sealed record MemoryProbe(long LimitBytes, double Rps, long Errors, bool Kept, string Outcome);
+/// <summary>One run of the scenario under a memory limit: its median RPS, errors, whether it kept the throughput, and why
+/// not; and each service's view of the limit (what its runtime reported, its group's peak and OOM kills).</summary>
+internal sealed record MemoryProbe(long LimitBytes, double Rps, long Errors, bool Kept, string Outcome, IReadOnlyList<ContainerFigures> Containers);

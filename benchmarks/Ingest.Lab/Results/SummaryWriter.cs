@@ -130,13 +130,18 @@ internal static class SummaryWriter
         foreach (var r in searched)
         {
             var fit = r.MemoryFit!;
-            var probes = string.Join("; ", fit.Probes.Select(p => $"{Format.Mb(p.LimitBytes)}: {(p.Kept ? "fits" : "no")}, {p.Outcome.Replace("|", "\\|", StringComparison.Ordinal)}"));
+            var probes = string.Join("; ", fit.Probes.Select(p => $"{Format.Mb(p.LimitBytes)}: {(p.Kept ? "fits" : "no")}, {p.Outcome.Replace("|", "\\|", StringComparison.Ordinal)}{Groups(p)}"));
             md.AppendLine(CultureInfo.InvariantCulture,
                 $"| {r.Name} | {Format.Rps(fit.UnlimitedRps)} | {(fit.SmallestBytes is { } b ? Format.Mb(b) : "none probed")} | {probes} |");
         }
 
         md.AppendLine();
     }
+
+    /// <summary>" (back-end: GC 96 MB, peak 120 MB, 1 OOM kill)": what each limited service saw in a probe.</summary>
+    private static string Groups(MemoryProbe probe) =>
+        probe.Containers.Count == 0 ? "" : " (" + string.Join(", ", probe.Containers.Select(c =>
+            $"{c.Service}: GC {(c.RuntimeMemoryBytes is { } m ? Format.Mb(m) : "-")}, peak {(c.GroupPeakBytes is { } p ? Format.Mb(p) : "-")}{(c.OomKills > 0 ? $", {c.OomKills} OOM kill(s)" : "")}")) + ")";
 
     private static void WriteCrossChecks(StringBuilder md, List<ScenarioResult> scenarios)
     {

@@ -52,7 +52,7 @@ internal static class MemoryFitSearch
                 _ when rps < target => (false, $"{Format.Ratio(rps / summary.RequestsPerSecond.Median)} of the unlimited RPS"),
                 _ => (true, $"{Format.Ratio(rps / summary.RequestsPerSecond.Median)} of the unlimited RPS"),
             };
-            probes.Add(new MemoryProbe(bytes, rps, errors, kept, outcome));
+            probes.Add(new MemoryProbe(bytes, rps, errors, kept, outcome, result.Containers));
             progress($"memory fit: {Format.Mb(bytes)} {(kept ? "fits" : "does not fit")}: {outcome}");
             return kept;
         }
