@@ -37,6 +37,18 @@ internal static class ScenarioCatalogue
 
     private static readonly (string Key, string Value) Gen0Budget1Mb = ("DOTNET_GCgen0size", "100000");
 
+    /// <summary>Workstation GC without the background (concurrent) collector: no background GC thread, and gen2 is
+    /// collected in a blocking pause, which a heap of a few MB makes short.</summary>
+    private static readonly (string Key, string Value) NonConcurrent = ("DOTNET_gcConcurrent", "0");
+
+    /// <summary>The lean profile (docs/configuration.md#lean-profile): a 2 MB gen0 budget (hexadecimal; the default follows
+    /// the CPU's cache size). Measured (results.md#lean-services): the budget is what the heap grows by under load; the
+    /// background GC off and the GC's conserve-memory mode bought nothing measurable here, so they are not in it.</summary>
+    public static readonly (string Key, string Value)[] Lean =
+    [
+        ("DOTNET_GCgen0size", "200000"),
+    ];
+
     /// <summary>The 2016 front-end had no retries and no circuit breaker, one deadline per forward.</summary>
     private static readonly (string, string)[] As2016 =
     [
@@ -158,6 +170,8 @@ internal static class ScenarioCatalogue
             ("workstation", "Workstation GC, concurrent (the apps' default)", []),
             ("server-datas", "Server GC with DATAS (the .NET 9+ default for Server GC)", [("DOTNET_gcServer", "1")]),
             ("server", "Server GC without DATAS: a heap per core, as in 2016", [("DOTNET_gcServer", "1"), ("DOTNET_GCDynamicAdaptationMode", "0")]),
+            ("workstation-nonconcurrent", "Workstation GC, non-concurrent (no background GC)", [NonConcurrent]),
+            ("lean", "The lean profile: workstation GC, 2 MB gen0 budget", Lean),
         ];
         foreach (var c in ClassicConnections)
         {
@@ -178,6 +192,8 @@ internal static class ScenarioCatalogue
         var load = new LoadSpec(IngestPath, PayloadKind.Classic, 50);
         yield return Flow("aot", "minimal-jit", "Minimal API on the JIT (tiered PGO)", DotNetFrontEnd(), load);
         yield return Flow("aot", "minimal-aot", "Minimal API, Native AOT (front-end and back-end)", DotNetFrontEnd() with { NativeAot = true }, load, aot: true);
+        // What dynamic PGO buys the JIT here: Native AOT has none, so this row is the JIT without it.
+        yield return Flow("aot", "minimal-jit-no-pgo", "Minimal API on the JIT without dynamic PGO (DOTNET_TieredPGO=0)", DotNetFrontEnd().WithEnvironment(("DOTNET_TieredPGO", "0")), load);
         yield return Flow("aot", "raw-jit", "Raw middleware on the JIT", DotNetFrontEnd(("Ingest:ApiStyle", "Raw")), load);
         yield return Flow("aot", "raw-aot", "Raw middleware, Native AOT", DotNetFrontEnd(("Ingest:ApiStyle", "Raw")) with { NativeAot = true }, load, aot: true);
 
@@ -185,6 +201,13 @@ internal static class ScenarioCatalogue
         // load; a 1 MB budget (DOTNET_GCgen0size is hexadecimal) trades more gen0 collections for less resident memory.
         yield return Flow("aot", "minimal-jit-gen0-1mb", "Minimal API on the JIT, 1 MB gen0 budget", DotNetFrontEnd().WithEnvironment(Gen0Budget1Mb), load);
         yield return Flow("aot", "minimal-aot-gen0-1mb", "Minimal API, Native AOT, 1 MB gen0 budget", DotNetFrontEnd().WithEnvironment(Gen0Budget1Mb) with { NativeAot = true }, load, aot: true);
+
+        // Which GC setting buys how much memory for how much throughput: the background collector alone, then the whole
+        // lean profile (both services, as every row of this set).
+        yield return Flow("aot", "minimal-jit-nonconcurrent", "Minimal API on the JIT, non-concurrent GC", DotNetFrontEnd().WithEnvironment(NonConcurrent), load);
+        yield return Flow("aot", "minimal-aot-nonconcurrent", "Minimal API, Native AOT, non-concurrent GC", DotNetFrontEnd().WithEnvironment(NonConcurrent) with { NativeAot = true }, load, aot: true);
+        yield return Flow("aot", "minimal-jit-lean", "Minimal API on the JIT, the lean profile", DotNetFrontEnd().WithEnvironment(Lean), load);
+        yield return Flow("aot", "minimal-aot-lean", "Minimal API, Native AOT, the lean profile", DotNetFrontEnd().WithEnvironment(Lean) with { NativeAot = true }, load, aot: true);
     }
 
     private static IEnumerable<Scenario> Proxy()

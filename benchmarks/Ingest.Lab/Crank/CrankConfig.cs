@@ -35,6 +35,8 @@ internal static class CrankConfig
         ["DOTNET_gcServer"] = "gcServer",
         ["DOTNET_GCDynamicAdaptationMode"] = "gcDynamicAdaptationMode",
         ["DOTNET_GCgen0size"] = "gcGen0Size",
+        ["DOTNET_gcConcurrent"] = "gcConcurrent",
+        ["DOTNET_TieredPGO"] = "tieredPgo",
     };
 
     /// <summary>The first warm-up phase of the load job (the root variable <c>warmup</c>), as the lab's default.</summary>
@@ -218,6 +220,8 @@ internal static class CrankConfig
           gcServer: 0
           gcDynamicAdaptationMode: 1
           gcGen0Size: 0
+          gcConcurrent: 1
+          tieredPgo: 1
           goClient: pooled
           # The load: closed loop, as the lab's runs.
           path: /ingest/event
@@ -309,6 +313,8 @@ internal static class CrankConfig
               DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS: '{{socketsInlineCompletions}}'
               DOTNET_GCDynamicAdaptationMode: '{{gcDynamicAdaptationMode}}'
               DOTNET_GCgen0size: '{{gcGen0Size}}'
+              DOTNET_gcConcurrent: '{{gcConcurrent}}'
+              DOTNET_TieredPGO: '{{tieredPgo}}'
             readyStateText: Application started.
             # Counters only: Microsoft.AspNetCore.Hosting and Microsoft-AspNetCore-Server-Kestrel would also turn on their
             # per-request events and cost a third of the throughput each here (docs/crank.md); add them on the command line
@@ -339,6 +345,8 @@ internal static class CrankConfig
               DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS: '{{socketsInlineCompletions}}'
               DOTNET_GCDynamicAdaptationMode: '{{gcDynamicAdaptationMode}}'
               DOTNET_GCgen0size: '{{gcGen0Size}}'
+              DOTNET_gcConcurrent: '{{gcConcurrent}}'
+              DOTNET_TieredPGO: '{{tieredPgo}}'
             readyStateText: Application started.
             # Counters only: Microsoft.AspNetCore.Hosting and Microsoft-AspNetCore-Server-Kestrel would also turn on their
             # per-request events and cost a third of the throughput each here (docs/crank.md); add them on the command line
@@ -358,6 +366,8 @@ internal static class CrankConfig
               --urls http://{{backendAddress}}:{{backendPort}} --Ingest:ApiStyle {{apiStyle}} --Sinks:Default {{sink}}
             environmentVariables:
               DOTNET_GCgen0size: '{{gcGen0Size}}'
+              DOTNET_gcConcurrent: '{{gcConcurrent}}'
+              DOTNET_TieredPGO: '{{tieredPgo}}'
             readyStateText: Application started.
 
           ingest-frontend-aot:
@@ -371,6 +381,8 @@ internal static class CrankConfig
               --Ingest:ApiStyle {{apiStyle}} --Forwarding:ClientStrategy {{clientStrategy}}
             environmentVariables:
               DOTNET_GCgen0size: '{{gcGen0Size}}'
+              DOTNET_gcConcurrent: '{{gcConcurrent}}'
+              DOTNET_TieredPGO: '{{tieredPgo}}'
             readyStateText: Application started.
 
           go-backend:
