@@ -9,7 +9,7 @@ public sealed class RedHatTransportFactAttribute : FactAttribute
 {
     public RedHatTransportFactAttribute(bool withPackage)
     {
-        var missing = OptionalTransport.MissingReason(TransportKind.RedHatLinux);
+        var missing = TransportKinds.MissingReason(TransportKind.RedHatLinux);
         if (withPackage && missing is not null)
         {
             Skip = missing;

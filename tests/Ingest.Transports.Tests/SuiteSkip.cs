@@ -12,7 +12,7 @@ internal static class SuiteSkip
 {
     public static string? Reason(ITestMethod testMethod) =>
         testMethod.TestClass.Class.ToRuntimeType().GetCustomAttribute<NeedsOptionalTransportAttribute>() is { } needs
-            ? OptionalTransport.MissingReason(needs.Kind)
+            ? TransportKinds.MissingReason(needs.Kind)
             : null;
 
     public static IXunitTestCase Skipped(IMessageSink sink, ITestFrameworkDiscoveryOptions options, ITestMethod testMethod, string reason) =>

@@ -32,7 +32,7 @@ public abstract class TransportServerFixture(TransportVariant variant) : IAsyncL
     public async Task InitializeAsync()
     {
         // A suite whose transport this build lacks is skipped test by test; starting it would only fail.
-        if (OptionalTransport.MissingReason(Variant.Kind) is null)
+        if (TransportKinds.MissingReason(Variant.Kind) is null)
         {
             _server = await LoopbackServer.StartAsync(Variant, ["http://127.0.0.1:0", "http://[::1]:0", $"http://unix:{UnixSocketPath}"]);
         }
