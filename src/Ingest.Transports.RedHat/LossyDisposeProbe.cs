@@ -25,7 +25,14 @@ internal static class LossyDisposeProbe
     public static bool LosesQueuedResponses(IConnectionListenerFactory factory)
     {
         // Start-up validation is synchronous; the probe runs on the thread pool, not on a captured context.
-        return Task.Run(() => ProbeAsync(factory)).WaitAsync(Limit).GetAwaiter().GetResult();
+        try
+        {
+            return Task.Run(() => ProbeAsync(factory)).WaitAsync(Limit).GetAwaiter().GetResult();
+        }
+        catch (TimeoutException)
+        {
+            throw new InvalidOperationException($"The Red Hat transport's start-up probe (one loopback connection at a time) did not finish within {Limit.TotalSeconds:0} s. Set {RedHatLinuxOptions.SectionName}:RefuseLossyBuild=false to skip it.");
+        }
     }
 
     private static async Task<bool> ProbeAsync(IConnectionListenerFactory factory)

@@ -29,7 +29,7 @@ internal sealed class RedHatLinuxAdapter : TransportAdapter
             return "the Red Hat transport runs on Linux only.";
         }
 
-        var options = Options(services);
+        var options = Settings(services);
         if (!options.RefuseLossyBuild)
         {
             return null;
@@ -37,19 +37,19 @@ internal sealed class RedHatLinuxAdapter : TransportAdapter
 
         var probeOptions = PackageOptions(options);
         probeOptions.ThreadCount = 1;
-        var factory = new LinuxTransportFactory(Microsoft.Extensions.Options.Options.Create(probeOptions), services.GetRequiredService<ILoggerFactory>());
+        var factory = new LinuxTransportFactory(Options.Create(probeOptions), services.GetRequiredService<ILoggerFactory>());
         return LossyDisposeProbe.LosesQueuedResponses(factory)
-            ? $"this build of RedHat.AspNetCore.Server.Kestrel.Transport.Linux ({PackageVersion}) drops the response bytes still queued when Kestrel disposes a connection: its DisposeAsync aborts the socket, and on .NET 10 Kestrel disposes right after a response it must close (Connection: close), so those clients get an empty reply. Build the package without that abort (docs/transports.md), or set {RedHatLinuxOptions.SectionName}:RefuseLossyBuild=false to run it anyway."
+            ? $"this build of RedHat.AspNetCore.Server.Kestrel.Transport.Linux ({PackageVersion}) drops the response bytes still queued when Kestrel disposes a connection: its DisposeAsync cancels the pending send, and on .NET 10 Kestrel disposes right after a response it must close (Connection: close), so those clients get an empty reply. Build the package without that abort (docs/transports.md), or set {RedHatLinuxOptions.SectionName}:RefuseLossyBuild=false to run it anyway."
             : null;
     }
 
     public override IConnectionListenerFactory CreateFactory(IServiceProvider services) =>
         new RedHatListenerFactory(new LinuxTransportFactory(
-            Microsoft.Extensions.Options.Options.Create(PackageOptions(Options(services))), services.GetRequiredService<ILoggerFactory>()));
+            Options.Create(PackageOptions(Settings(services))), services.GetRequiredService<ILoggerFactory>()));
 
     public override string Describe(IServiceProvider services)
     {
-        var options = Options(services);
+        var options = Settings(services);
         return $"RedHatLinux ({TransportBackends.DescribeThreads(options.ThreadCount, options.ApplicationSchedulingMode)}, AIO receive {TransportBackends.OnOff(options.AioReceive)}, AIO send {TransportBackends.OnOff(options.AioSend)}, deferred send {TransportBackends.OnOff(options.DeferSend)}; package {PackageVersion})";
     }
 
@@ -66,5 +66,5 @@ internal sealed class RedHatLinuxAdapter : TransportAdapter
         ApplicationSchedulingMode = options.ApplicationSchedulingMode == ApplicationSchedulingMode.Inline ? PipeScheduler.Inline : PipeScheduler.ThreadPool,
     };
 
-    private static RedHatLinuxOptions Options(IServiceProvider services) => services.GetRequiredService<IOptions<RedHatLinuxOptions>>().Value;
+    private static RedHatLinuxOptions Settings(IServiceProvider services) => services.GetRequiredService<IOptions<RedHatLinuxOptions>>().Value;
 }
