@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using Ingest.Lab.Catalogue;
+using Ingest.Lab.Crank;
 using Ingest.Lab.Results;
 using Ingest.Lab.Running;
 using Ingest.LoadGen;
@@ -26,6 +27,16 @@ public sealed class LabUnitTests
         Assert.Contains(classic, s => s.FrontEnd.Implementation == Implementation.GoNetHttp && s.FrontEnd.Settings["client"] == "per-request");
         Assert.Contains(classic, s => s.FrontEnd.Implementation == Implementation.GoFastHttp);
         Assert.Equal([50, 300], classic.Select(s => s.Load.Connections).Distinct().Order());
+    }
+
+    [Fact]
+    public void TheRedHatHeadToHeadPutsTheOriginalBesideSocketsOurFourLinuxEpollVariantsAndIoUringUnderTheSameThreeLoads()
+    {
+        var set = ScenarioCatalogue.InSet(ScenarioCatalogue.RedHatSet);
+        Assert.Equal(["IoUring", "LinuxEpoll", "RedHatLinux", "Sockets"], set.Select(s => s.FrontEnd.Settings["Kestrel:Transport"]).Distinct().Order());
+        Assert.Equal(4, ScenarioCatalogue.RedHatHeadToHead.Count(v => v.Settings.Contains(("Kestrel:Transport", "LinuxEpoll"))));
+        Assert.All(set.GroupBy(s => s.Load.Describe()), g => Assert.Equal(ScenarioCatalogue.RedHatHeadToHead.Length, g.Count()));
+        Assert.DoesNotContain(set, CrankConfig.Covers);
     }
 
     [Fact]

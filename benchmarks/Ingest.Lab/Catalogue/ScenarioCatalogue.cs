@@ -8,6 +8,9 @@ internal static class ScenarioCatalogue
 {
     public const string DefaultSet = "classic";
 
+    /// <summary>The head-to-head with the original Red Hat transport (<see cref="RedHatHeadToHead"/>).</summary>
+    public const string RedHatSet = "redhat";
+
     /// <summary>What <c>--set</c> takes for every set.</summary>
     public const string AllSets = "all";
 
@@ -75,6 +78,24 @@ internal static class ScenarioCatalogue
         new("Libuv", [("Kestrel:Transport", "Libuv")]),
     ];
 
+    /// <summary>
+    /// The head-to-head with the original Red Hat transport (issue 20): Sockets, our LinuxEpoll with AIO off and on and the
+    /// application on the thread pool and inline, IoUring, and RedHatLinux with the package's defaults (AIO both ways,
+    /// thread pool). RedHatLinux needs its package: <c>dotnet publish</c> reads the MSBuild property
+    /// <c>RedHatTransportPackages</c> from the lab's environment, and the lab skips that variant, saying so, when it is
+    /// unset (<see cref="RedHatPackage"/>).
+    /// </summary>
+    public static readonly TransportVariant[] RedHatHeadToHead =
+    [
+        new("Sockets", [("Kestrel:Transport", "Sockets")]),
+        new("LinuxEpoll", [("Kestrel:Transport", "LinuxEpoll")]),
+        new("LinuxEpoll-Aio", [("Kestrel:Transport", "LinuxEpoll"), ("Kestrel:LinuxEpoll:AioReceive", "true"), ("Kestrel:LinuxEpoll:AioSend", "true")]),
+        new("LinuxEpoll-Inline", [("Kestrel:Transport", "LinuxEpoll"), ("Kestrel:LinuxEpoll:ApplicationSchedulingMode", "Inline")]),
+        new("LinuxEpoll-Aio-Inline", [("Kestrel:Transport", "LinuxEpoll"), ("Kestrel:LinuxEpoll:AioReceive", "true"), ("Kestrel:LinuxEpoll:AioSend", "true"), ("Kestrel:LinuxEpoll:ApplicationSchedulingMode", "Inline")]),
+        new("IoUring", [("Kestrel:Transport", "IoUring")]),
+        new("RedHatLinux", [("Kestrel:Transport", "RedHatLinux")]),
+    ];
+
     private static readonly Lazy<IReadOnlyList<Scenario>> AllScenarios = new(Build);
 
     public static IReadOnlyList<Scenario> All => AllScenarios.Value;
@@ -100,7 +121,8 @@ internal static class ScenarioCatalogue
         all.AddRange(Gc());
         all.AddRange(Aot());
         all.AddRange(Proxy());
-        all.AddRange(TransportScenarios());
+        all.AddRange(TransportScenarios("transports", Transports));
+        all.AddRange(TransportScenarios(RedHatSet, RedHatHeadToHead));
         all.AddRange(ScaleOut());
         all.AddRange(MicroEndpoints());
         all.AddRange(Templates());
@@ -226,20 +248,20 @@ internal static class ScenarioCatalogue
         }
     }
 
-    private static IEnumerable<Scenario> TransportScenarios()
+    private static IEnumerable<Scenario> TransportScenarios(string set, TransportVariant[] transports)
     {
-        foreach (var transport in Transports)
+        foreach (var transport in transports)
         {
             var name = Kebab(transport.Name).Replace("--", "-", StringComparison.Ordinal);
             var spec = DotNetFrontEnd(transport.Settings) with { Environment = transport.Environment };
-            yield return Flow("transports", $"{name}-ingest-c50", $"Ingest flow over {transport.Name} (both services)", spec,
+            yield return Flow(set, $"{name}-ingest-c50", $"Ingest flow over {transport.Name} (both services)", spec,
                 new LoadSpec(IngestPath, PayloadKind.Classic, 50), backEnd: DotNetBackEnd(transport.Settings) with { Environment = transport.Environment });
-            yield return new Scenario("transports", $"{name}-json-c{MicroConnections}", $"GET /json over {transport.Name}")
+            yield return new Scenario(set, $"{name}-json-c{MicroConnections}", $"GET /json over {transport.Name}")
             {
                 FrontEnd = spec,
                 Load = new LoadSpec("/json", PayloadKind.None, MicroConnections),
             };
-            yield return new Scenario("transports", $"{name}-plaintext-p{PlaintextPipeline}", $"GET /plaintext pipelined x{PlaintextPipeline} over {transport.Name}")
+            yield return new Scenario(set, $"{name}-plaintext-p{PlaintextPipeline}", $"GET /plaintext pipelined x{PlaintextPipeline} over {transport.Name}")
             {
                 FrontEnd = spec,
                 Load = new LoadSpec("/plaintext", PayloadKind.None, MicroConnections) { Pipeline = PlaintextPipeline },
