@@ -3,6 +3,12 @@
 `counters BEFORE AFTER RPS SECONDS`: the runtime's counters (two /metrics snapshots) over the measured window,
 per request where that is what a reader compares.
 
+`memory PID [GC_COMMITTED_MB]`: the process's resident memory (/proc/PID/smaps) accounted by what holds it: the
+program image, native libraries and managed assemblies mapped from disk; and anonymous memory by the shape of its
+mappings — the GC's reserved range (one contiguous run of hundreds of MB or more), thread stacks (a guard page and
+up to 8.5 MB), glibc's malloc arenas (64 MB runs) and the main heap, and the rest (JIT-compiled code, the runtime's
+loader heaps and data). Shapes, not labels: the kernel does not name these mappings, so each line is an estimate.
+
 `samples`: groups a process's on-CPU samples (`perf script -F ip,sym,dso` on stdin) by where they landed.
 
 Each sample is one leaf function: the share of samples is the share of the process's CPU time. Buckets: the kernel
@@ -122,6 +128,74 @@ def usage(before_path, after_path, rps):
         total = user + system
         print(f"     {name:10} {total * 1e6 / requests:6.1f} µs CPU, {100 * system / max(total, 1e-9):4.1f}% in the kernel, "
               f"{switches / requests:5.2f} context switches")
+MAPPING = re.compile(r"^([0-9a-f]+)-([0-9a-f]+) (\S{4}) \S+ \S+ \d+\s*(.*)$")
+GC_RESERVE_KB = 256 * 1024
+ARENA_KB = 64 * 1024
+MAX_STACK_KB = 8704
+
+
+def memory(pid, gc_committed_mb=None):
+    mappings = []
+    current = None
+    for line in open(f"/proc/{pid}/smaps"):
+        match = MAPPING.match(line)
+        if match:
+            current = {"start": int(match.group(1), 16), "end": int(match.group(2), 16), "perms": match.group(3),
+                       "path": match.group(4).strip(), "rss": 0}
+            mappings.append(current)
+        elif line.startswith("Rss:") and current is not None:
+            current["rss"] = int(line.split()[1])
+    account = collections.Counter()
+    run = []
+
+    def close(run):
+        if not run:
+            return
+        size = (run[-1]["end"] - run[0]["start"]) // 1024
+        rss = sum(m["rss"] for m in run)
+        if size >= GC_RESERVE_KB:
+            account["GC heap (the GC's reserved range, committed part)"] += rss
+        elif run[0]["perms"] == "---p" and run[0]["end"] - run[0]["start"] == 4096 and size <= MAX_STACK_KB:
+            account["thread stacks (guard page + stack)"] += rss
+        elif size == ARENA_KB or (len(run) == 2 and size == ARENA_KB):
+            account["native heap (malloc arenas of other threads)"] += rss
+        else:
+            account["other anonymous (JIT code, loader heaps, runtime data)"] += rss
+
+    for m in mappings:
+        path = m["path"]
+        if path and not path.startswith("["):
+            close(run)
+            run = []
+            name = path.rsplit("/", 1)[-1]
+            if ".so" in name:
+                account["native libraries mapped from disk (" + ("runtime" if re.search(r"coreclr|clrjit|System\.|hostfxr|hostpolicy", name) else "other") + ")"] += m["rss"]
+            elif name.endswith(".dll"):
+                account["managed assemblies mapped from disk"] += m["rss"]
+            elif "memfd:doublemapper" in path:
+                account["other anonymous (JIT code, loader heaps, runtime data)"] += m["rss"]
+            else:
+                account["the program's own image (" + name + ")"] += m["rss"]
+            continue
+        if path == "[heap]":
+            account["native heap (malloc, main arena)"] += m["rss"]
+            continue
+        if path.startswith("["):
+            account[path] += m["rss"]
+            continue
+        guard = m["perms"] == "---p" and m["end"] - m["start"] == 4096
+        if run and (run[-1]["end"] != m["start"] or guard):
+            close(run)
+            run = []
+        run.append(m)
+    close(run)
+    total = sum(account.values())
+    print(f"  resident memory of pid {pid} by what holds it: {total / 1024:.1f} MB")
+    for name, kb in account.most_common():
+        if kb >= 512:
+            print(f"    {kb / 1024:6.1f} MB  {name}")
+    if gc_committed_mb is not None:
+        print(f"    (the GC itself reports {gc_committed_mb:.1f} MB committed)")
 
 
 def samples():
@@ -152,6 +226,8 @@ if __name__ == "__main__":
         proc(sys.argv[2:])
     elif sys.argv[1:2] == ["usage"]:
         usage(sys.argv[2], sys.argv[3], float(sys.argv[4]))
+    elif sys.argv[1:2] == ["memory"]:
+        memory(sys.argv[2], float(sys.argv[3]) if len(sys.argv) > 3 else None)
     elif sys.argv[1:2] == ["counters"]:
         counters(sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5]))
     else:

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Where a front-end's time and resident memory go under the classic payload at 50 connections (10 s of warm-up,
 # then 14 s measured):
-#  - memory: its smaps_rollup (anonymous vs file-backed pages) idle, after one request and after the load, plus
-#    the runtime's own counters from /metrics (allocation, collections, GC pauses, JIT, thread-pool work items);
+#  - memory: its smaps_rollup (anonymous vs file-backed pages) idle, after one request and after the load, then
+#    front-end's and back-end's resident memory accounted by what holds it (image, libraries, GC heap, stacks,
+#    malloc, JIT code and runtime data), plus the runtime's own counters from /metrics (allocation, collections, GC pauses, JIT, thread-pool work items);
 #  - time (when perf is installed): on-CPU samples of the front-end during the load, grouped by where they
 #    landed (kernel, GC, JIT compiler, runtime, managed code by namespace) and the top functions.
 #  - per process (front-end and back-end): CPU µs per request, the kernel's share of it, and context switches per
@@ -76,6 +77,12 @@ rps=$(python3 -c "import json,sys; print(round(json.load(open(sys.argv[1]))['req
 echo "  after the load: $(rollup) ($rps requests/s over 15 s after 10 s of warm-up)"
 python3 "$root/benchmarks/profile-front-end.py" counters "$work/before.txt" "$work/after.txt" "$rps" 14
 python3 "$root/benchmarks/profile-front-end.py" usage "$work/proc-before.json" "$work/proc-after.json" "$rps"
+# Every MB accounted: what holds each process's resident memory after the load (the back-end runs on the JIT).
+committed() { curl -s "http://127.0.0.1:$1/metrics" | awk '/^dotnet_gc_last_collection_memory_committed_size_bytes / {print $2 / 1048576}'; }
+echo "  front-end:"
+python3 "$root/benchmarks/profile-front-end.py" memory "$fe" $(committed "$fe_port")
+echo "  back-end:"
+python3 "$root/benchmarks/profile-front-end.py" memory "$be" $(committed "$be_port")
 if [ -s "$work/perf.data" ]; then
     perf script -i "$work/perf.data" -F ip,sym,dso 2> /dev/null | python3 "$root/benchmarks/profile-front-end.py" samples
 else

@@ -7,7 +7,8 @@ internal sealed record LabOptions
 {
     public IReadOnlyList<string> Sets { get; init; } = [Catalogue.ScenarioCatalogue.DefaultSet];
 
-    /// <summary>Only scenarios whose name contains this (case-insensitive); null = all of the sets.</summary>
+    /// <summary>Only scenarios whose name contains this (case-insensitive), or one of several separated by commas;
+    /// null = all of the sets.</summary>
     public string? Filter { get; init; }
 
     /// <summary>Measured repeats per scenario (median and spread come from them). Defaults to 3.</summary>
@@ -37,6 +38,14 @@ internal sealed record LabOptions
     /// <summary>Start Debian's Prometheus for every scenario, scraping the .NET services' /metrics, and report its
     /// view (rate, p99, CPU, memory per service) beside the load generator's. Defaults to off.</summary>
     public bool Prometheus { get; init; }
+
+    /// <summary>A memory limit and CPU quota for every front-end and back-end process, each in a cgroup of its own as a
+    /// container runtime would run it (<c>--limit memory=128M,cpus=1</c>). Defaults to none.</summary>
+    public Running.ServiceLimits Limits { get; init; } = Running.ServiceLimits.None;
+
+    /// <summary>After each scenario, search the smallest memory limit at which it keeps its throughput
+    /// (<c>--fit-memory</c>, see <see cref="Running.MemoryFitSearch"/>). Defaults to off.</summary>
+    public bool FitMemory { get; init; }
 
     /// <summary>Where results/&lt;timestamp&gt; goes. Defaults to the repository's results folder.</summary>
     public string? Output { get; init; }
@@ -121,6 +130,21 @@ internal sealed record LabOptions
                     break;
                 case "--no-install":
                     options = options with { Install = false };
+                    break;
+                case "--limit":
+                    var limits = Running.ServiceLimits.Parse(Value(), out var limitError);
+                    if (limits is null)
+                    {
+                        errors.Add(limitError!);
+                    }
+                    else
+                    {
+                        options = options with { Limits = limits };
+                    }
+
+                    break;
+                case "--fit-memory":
+                    options = options with { FitMemory = true };
                     break;
                 case "--output":
                     options = options with { Output = Value() };

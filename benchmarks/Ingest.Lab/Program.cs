@@ -63,7 +63,7 @@ try
                 return Usage([$"soak: --against takes 'none' or a comma-separated list of {string.Join(", ", SoakCommand.GoStacks.Keys)}."]);
             }
 
-            return await new SoakCommand(layout, Console.Out).RunAsync(minutes, percent, against, stop.Token);
+            return await new SoakCommand(layout, Console.Out).RunAsync(minutes, percent, against, rest.Contains("--lean"), stop.Token);
         case "crank":
             var config = Path.Combine(layout.Root, "crank", Ingest.Lab.Crank.CrankConfig.FileName);
             if (rest is not ["--check"])
@@ -122,13 +122,16 @@ static int Usage(IEnumerable<string> problems)
     Console.Error.WriteLine("""
         usage: Ingest.Lab [run] [--set classic[,serializers,...]] [--filter text] [--repeat 3] [--warmup 3] [--warmup-limit 30] [--duration 3] [--requests N]
                               [--pin] [--wrk] [--prometheus] [--no-install] [--output folder] [--smoke]
+                              [--limit memory=128M,cpus=1] [--fit-memory]
+                                         --limit: each service in cgroups of its own; --fit-memory: the smallest memory limit keeping 0.95x RPS
                                          --set all: every set; --smoke: one scenario per way of starting, 1 s each
                Ingest.Lab list                  the scenario sets and their scenarios
                Ingest.Lab compare <runA> <runB> ratios B/A per scenario, marked where beyond the noise
                Ingest.Lab report <run>          rewrite summary.md and report.html from a run's results.json
-               Ingest.Lab soak [--minutes 10] [--rate-percent 70] [--against go-nethttp,go-fasthttp|none]
+               Ingest.Lab soak [--minutes 10] [--rate-percent 70] [--against go-nethttp,go-fasthttp|none] [--lean]
                                                 a long bounded run: memory, threads, handles, errors, loss, latency
                                                 percentiles and a per-second probe; then the same soak of each Go stack
+                                                --lean: the .NET services with the lean GC profile (docs/configuration.md#lean-profile)
                Ingest.Lab crank [--check]       regenerate crank/ingest.benchmarks.yml from the catalogue (--check: only validate)
                Ingest.Lab payloads <folder>     write the load payloads (classic.json, batch100.json, batch100.ndjson)
                Ingest.Lab demo                  the flow at a glance: a burst of the classic payload

@@ -15,7 +15,7 @@ internal sealed class RunCommand(RepositoryLayout layout, TextWriter output)
     public async Task<int> RunAsync(LabOptions options, string commandLine, CancellationToken cancellationToken)
     {
         IReadOnlyList<Scenario> scenarios = [.. options.Sets.SelectMany(ScenarioCatalogue.InSet)
-            .Where(s => options.Filter is null || s.Name.Contains(options.Filter, StringComparison.OrdinalIgnoreCase))];
+            .Where(s => options.Filter is null || options.Filter.Split(',').Any(f => Matches(s.Name, f)))];
         if (options.Smoke)
         {
             scenarios = StartUpSignature.OnePerSignature(scenarios);
@@ -24,6 +24,13 @@ internal sealed class RunCommand(RepositoryLayout layout, TextWriter output)
         if (scenarios.Count == 0)
         {
             output.WriteLine($"No scenario in {string.Join(", ", options.Sets)} matches '{options.Filter}'.");
+            return 2;
+        }
+
+        var limitsOrFit = options.FitMemory ? options.Limits.WithMemory(ServiceLimits.MinimumMemoryBytes) : options.Limits;
+        if (!limitsOrFit.IsNone && ServiceCgroup.Unavailable(limitsOrFit) is { } noLimits)
+        {
+            output.WriteLine($"Cannot apply limits here: {noLimits}.");
             return 2;
         }
 
@@ -76,7 +83,8 @@ internal sealed class RunCommand(RepositoryLayout layout, TextWriter output)
             options.Duration.TotalSeconds,
             pinning.Describe(),
             wrk is not null,
-            $"the load generator, the front-end(s) and the back-end share this machine's {machine.Cores} cores");
+            $"the load generator, the front-end(s) and the back-end share this machine's {machine.Cores} cores"
+            + (options.Limits.IsNone && !options.FitMemory ? "" : $"; every front-end and back-end runs in cgroups of its own (cgroup v1), limits {options.Limits.Describe()}{(options.FitMemory ? ", memory searched per scenario (--fit-memory)" : "")}"));
         var results = new List<ScenarioResult>();
         RunReport Report(DateTimeOffset? finished) => new()
         {
@@ -94,7 +102,19 @@ internal sealed class RunCommand(RepositoryLayout layout, TextWriter output)
             var scenario = scenarios[i];
             var prefix = $"[{i + 1}/{scenarios.Count}] {scenario.Id}";
             output.WriteLine($"{prefix}: {scenario.Title}");
-            var result = await runner.RunAsync(scenario, step => output.WriteLine($"      {step}"), cancellationToken);
+            void Progress(string step) => output.WriteLine($"      {step}");
+            // With --fit-memory the scenario's own row is measured without a memory limit (the CPU limit kept): the
+            // throughput every probe of the search must keep.
+            var limits = options.FitMemory ? options.Limits.WithMemory(null) : options.Limits;
+            var result = await runner.RunAsync(scenario, limits, Progress, cancellationToken);
+            if (options.FitMemory)
+            {
+                result = result with
+                {
+                    MemoryFit = await MemoryFitSearch.SearchAsync(result, limits, l => runner.RunAsync(scenario, l, Progress, cancellationToken), Progress),
+                };
+            }
+
             results.Add(result);
             output.WriteLine("      " + Line(result));
             ResultFiles.WriteAll(folder, Report(null));
@@ -113,6 +133,10 @@ internal sealed class RunCommand(RepositoryLayout layout, TextWriter output)
 
         return failed == 0 ? 0 : 1;
     }
+
+    /// <summary>A filter matches a name that contains it, or with a leading '=' only that name.</summary>
+    private static bool Matches(string name, string filter) =>
+        filter.StartsWith('=') ? name.Equals(filter[1..], StringComparison.OrdinalIgnoreCase) : name.Contains(filter, StringComparison.OrdinalIgnoreCase);
 
     private static string Line(ScenarioResult r) => r.Summary is { } s && r.Status != ScenarioStatus.Skipped
         ? $"{Format.RpsSpread(s.RequestsPerSecond)} rps, p50 {Format.Ms(s.P50.Median)}, p99 {Format.Ms(s.P99.Median)}, errors {s.Errors}, front-end {SummaryWriter.Cpu(s, "front-end")} cores {SummaryWriter.Rss(s, "front-end")}; {(r.Status == ScenarioStatus.Passed ? r.Reason ?? "no loss check (no back-end)" : "FAILED: " + r.Reason?.Split('\n')[0])}"

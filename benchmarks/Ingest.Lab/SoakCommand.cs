@@ -35,8 +35,9 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
     private static readonly TimeSpan WarmUpLimit = TimeSpan.FromSeconds(30);
     private static readonly JsonSerializerOptions Indented = new() { WriteIndented = true, PropertyNamingPolicy = JsonNamingPolicy.CamelCase };
 
-    /// <summary>Soaks the .NET flow, then each of <paramref name="against"/> at the same rate; 0 when every soak held.</summary>
-    public async Task<int> RunAsync(double minutes, double ratePercent, IReadOnlyList<string> against, CancellationToken cancellationToken)
+    /// <summary>Soaks the .NET flow (with the lean GC profile when <paramref name="lean"/>), then each of
+    /// <paramref name="against"/> at the same rate; 0 when every soak held.</summary>
+    public async Task<int> RunAsync(double minutes, double ratePercent, IReadOnlyList<string> against, bool lean, CancellationToken cancellationToken)
     {
         var machine = await MachineInfo.ReadAsync(cancellationToken);
         var folder = Path.Combine(layout.Results, DateTimeOffset.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture) + "-soak");
@@ -45,10 +46,14 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
         var artifacts = new Artifacts(layout, publisher, output);
         var driver = new LoadGenDriver(artifacts.LoadGeneratorAsync);
         var classic = ScenarioCatalogue.InSet("classic");
-        var stacks = new List<(string Name, Scenario Scenario)>
+        var dotNet = ScenarioCatalogue.InSet("smoke")[0] with { Load = new LoadSpec("/ingest/event", PayloadKind.Classic, 50) };
+        if (lean)
         {
-            (DotNetStack, ScenarioCatalogue.InSet("smoke")[0] with { Load = new LoadSpec("/ingest/event", PayloadKind.Classic, 50) }),
-        };
+            dotNet = dotNet with { FrontEnd = dotNet.FrontEnd.WithEnvironment(ScenarioCatalogue.Lean), BackEnd = dotNet.BackEnd!.WithEnvironment(ScenarioCatalogue.Lean) };
+            output.WriteLine("Soak of the lean profile: " + string.Join(" ", ScenarioCatalogue.Lean.Select(e => $"{e.Key}={e.Value}")));
+        }
+
+        var stacks = new List<(string Name, Scenario Scenario)> { (DotNetStack, dotNet) };
         stacks.AddRange(against.Select(name => (name, classic.First(s => s.Name == GoStacks[name]))));
 
         double? rate = null;
@@ -71,7 +76,7 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
                 output.WriteLine($"  skipped: {ex.Message}");
             }
 
-            await File.WriteAllTextAsync(Path.Combine(folder, "soak-result.json"), JsonSerializer.Serialize(new { machine, minutes, ratePercent, rate, stacks = soaks }, Indented), cancellationToken);
+            await File.WriteAllTextAsync(Path.Combine(folder, "soak-result.json"), JsonSerializer.Serialize(new { machine, minutes, ratePercent, lean, rate, stacks = soaks }, Indented), cancellationToken);
         }
 
         output.WriteLine(Table(soaks));
@@ -84,7 +89,7 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
     /// (or <paramref name="ratePercent"/> of its own maximum for the first stack), with the per-second probe.</summary>
     private async Task<StackSoak> SoakAsync(string name, Scenario scenario, LoadGenDriver driver, Artifacts artifacts, string folder, double minutes, double ratePercent, double? fixedRate, CancellationToken cancellationToken)
     {
-        await using var topology = await Topology.StartAsync(scenario, artifacts, Pinning.None, folder, cancellationToken);
+        await using var topology = await Topology.StartAsync(scenario, artifacts, Pinning.None, ServiceLimits.None, folder, cancellationToken);
         var payload = PayloadFiles.Write(folder, PayloadKind.Classic);
 
         output.WriteLine("  measuring the maximum rate (closed loop, 50 connections, 5 s once warm)");

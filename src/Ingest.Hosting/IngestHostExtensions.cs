@@ -92,6 +92,8 @@ public static class IngestHostExtensions
         services.AddStartupFact("concurrent", static _ => RuntimeDescription.Concurrent());
         services.AddStartupFact("datas", static _ => RuntimeDescription.Datas());
         services.AddStartupFact("heaps", static _ => RuntimeDescription.Heaps());
+        services.AddStartupFact("cpus", static _ => RuntimeDescription.Cpus());
+        services.AddStartupFact("memory", static _ => RuntimeDescription.Memory());
         services.AddStartupFact("aot", static _ => RuntimeDescription.Aot());
         services.AddStartupFact("runtime", static _ => RuntimeDescription.Runtime().Replace(' ', '-'));
         services.AddStartupFact("pid", static _ => Environment.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture));

@@ -9,8 +9,8 @@ public static class IngestTransportWebHostBuilderExtensions
 {
     /// <summary>
     /// Selects Kestrel's transport from <c>Kestrel:Transport</c> (<c>Sockets</c>, <c>Libuv</c>, <c>LinuxEpoll</c>,
-    /// <c>IoUring</c>) and binds its section (<c>Kestrel:Sockets</c>, <c>Kestrel:Libuv</c>,
-    /// <c>Kestrel:LinuxEpoll</c>, <c>Kestrel:IoUring</c>). Exactly one <c>IConnectionListenerFactory</c> is
+    /// <c>IoUring</c>, <c>RedHatLinux</c>) and binds its section (<c>Kestrel:Sockets</c>, <c>Kestrel:Libuv</c>,
+    /// <c>Kestrel:LinuxEpoll</c>, <c>Kestrel:IoUring</c>, <c>Kestrel:RedHatLinux</c>). Exactly one <c>IConnectionListenerFactory</c> is
     /// registered; settings and the transport's availability are validated when the host starts, which fails with
     /// one message naming the key to change unless <c>Kestrel:TransportFallback</c> allows falling back to
     /// Sockets. Call it after <c>UseKestrel</c> (WebApplication.CreateBuilder has already called it). Resolve

@@ -14,4 +14,11 @@ public enum TransportKind
 
     /// <summary>Ingest's io_uring backend: one ring per transport thread, driven by raw io_uring syscalls.</summary>
     IoUring,
+
+    /// <summary>
+    /// The original Red Hat transport (package <c>RedHat.AspNetCore.Server.Kestrel.Transport.Linux</c>, epoll + AIO), through
+    /// the optional adapter <c>Ingest.Transports.RedHat</c>: present only in a build given the package
+    /// (<c>-p:RedHatTransportPackages=&lt;folder&gt;</c>); otherwise choosing it stops start-up saying how to add it.
+    /// </summary>
+    RedHatLinux,
 }

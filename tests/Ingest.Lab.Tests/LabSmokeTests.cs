@@ -28,6 +28,13 @@ public sealed class LabSmokeTests(LabFixture lab)
             // Skipped fails too: every skip the lab knows is a program or package missing from this machine, which is
             // what a fresh machine gets wrong. The one thing here that depends on the machine rather than its packages,
             // io_uring, fails rather than skips, and the transport suite already requires it of this machine.
+            // The one other skip: the Red Hat transport's package, which no machine can install (it is built from archived
+            // source and handed to the build); the lab's own output says so.
+            if (result.Status == ScenarioStatus.Skipped && RedHatPackage.Needs(scenario.FrontEnd) && RedHatPackage.MissingReason is not null)
+            {
+                continue;
+            }
+
             if (result.Status != ScenarioStatus.Passed)
             {
                 problems.Add($"{scenario.Id} {result.Status}: {result.Reason}");

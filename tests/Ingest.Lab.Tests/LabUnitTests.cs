@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using Ingest.Lab.Catalogue;
+using Ingest.Lab.Crank;
 using Ingest.Lab.Results;
 using Ingest.Lab.Running;
 using Ingest.LoadGen;
@@ -26,6 +27,16 @@ public sealed class LabUnitTests
         Assert.Contains(classic, s => s.FrontEnd.Implementation == Implementation.GoNetHttp && s.FrontEnd.Settings["client"] == "per-request");
         Assert.Contains(classic, s => s.FrontEnd.Implementation == Implementation.GoFastHttp);
         Assert.Equal([50, 300], classic.Select(s => s.Load.Connections).Distinct().Order());
+    }
+
+    [Fact]
+    public void TheRedHatHeadToHeadPutsTheOriginalBesideSocketsOurFourLinuxEpollVariantsAndIoUringUnderTheSameThreeLoads()
+    {
+        var set = ScenarioCatalogue.InSet(ScenarioCatalogue.RedHatSet);
+        Assert.Equal(["IoUring", "LinuxEpoll", "RedHatLinux", "Sockets"], set.Select(s => s.FrontEnd.Settings["Kestrel:Transport"]).Distinct().Order());
+        Assert.Equal(4, ScenarioCatalogue.RedHatHeadToHead.Count(v => v.Settings.Contains(("Kestrel:Transport", "LinuxEpoll"))));
+        Assert.All(set.GroupBy(s => s.Load.Describe()), g => Assert.Equal(ScenarioCatalogue.RedHatHeadToHead.Length, g.Count()));
+        Assert.DoesNotContain(set, CrankConfig.Covers);
     }
 
     [Fact]
@@ -113,11 +124,27 @@ public sealed class LabUnitTests
         Assert.False(LabOptions.Parse(["--set", "all"]).Options!.Smoke);
     }
 
+    [Fact]
+    public void LimitsReadMemoryWithItsUnitAndCpusAsAFraction()
+    {
+        var (options, errors) = LabOptions.Parse(["--limit", "memory=128M,cpus=1.5", "--fit-memory"]);
+
+        Assert.Empty(errors);
+        Assert.Equal(new ServiceLimits(128L * 1024 * 1024, 1.5), options!.Limits);
+        Assert.Equal("memory=128M,cpus=1.5", options.Limits.Describe());
+        Assert.True(options.FitMemory);
+        Assert.Equal(2L * 1024 * 1024 * 1024, LabOptions.Parse(["--limit", "memory=2G"]).Options!.Limits.MemoryBytes);
+        Assert.True(new LabOptions().Limits.IsNone);
+    }
+
     [Theory]
     [InlineData(new[] { "--set", "nope" }, "--set: unknown scenario set 'nope'")]
     [InlineData(new[] { "--repeat", "0" }, "--repeat expects a whole number above 0")]
     [InlineData(new[] { "--duration", "0" }, "--duration expects seconds above 0")]
     [InlineData(new[] { "--bogus" }, "Unknown option '--bogus'")]
+    [InlineData(new[] { "--limit", "memory=12" }, "--limit: 'memory=12' is not memory=")]
+    [InlineData(new[] { "--limit", "cpus=0" }, "--limit: 'cpus=0' is not")]
+    [InlineData(new[] { "--limit", "disk=1G" }, "--limit: 'disk=1G' is not")]
     public void BadOptionsNameTheFlag(string[] args, string message)
     {
         var (options, errors) = LabOptions.Parse(args);

@@ -56,6 +56,7 @@ public sealed class TransportSelectionTests
     [InlineData("Kestrel:LinuxEpoll:MaxReadBufferSize", "-5")]
     [InlineData("Kestrel:IoUring:RingEntries", "1000")]
     [InlineData("Kestrel:Sockets:IOQueueCount", "-1")]
+    [InlineData("Kestrel:RedHatLinux:ThreadCount", "0")]
     public async Task InvalidSettingFailsStartNamingTheKey(string key, string value)
     {
         var settings = new Dictionary<string, string?> { [key] = value };
@@ -64,17 +65,19 @@ public sealed class TransportSelectionTests
         Assert.Contains($"Change {key}.", error.Message, StringComparison.Ordinal);
     }
 
-    [Fact]
-    public async Task AioSendWithoutDeferredSendsIsRejected()
+    [Theory]
+    [InlineData("Kestrel:LinuxEpoll")]
+    [InlineData("Kestrel:RedHatLinux")]
+    public async Task AioSendWithoutDeferredSendsIsRejected(string section)
     {
         var settings = new Dictionary<string, string?>
         {
-            ["Kestrel:LinuxEpoll:AioSend"] = "true",
-            ["Kestrel:LinuxEpoll:DeferSend"] = "false",
+            [$"{section}:AioSend"] = "true",
+            [$"{section}:DeferSend"] = "false",
         };
         await using var app = LoopbackServer.Build(TransportVariant.LinuxEpoll, s_loopback, settings);
         var error = await Assert.ThrowsAsync<OptionsValidationException>(() => app.StartAsync());
-        Assert.Contains("Kestrel:LinuxEpoll:AioSend", error.Message, StringComparison.Ordinal);
+        Assert.Contains($"{section}:AioSend", error.Message, StringComparison.Ordinal);
         Assert.Contains("DeferSend=true", error.Message, StringComparison.Ordinal);
     }
 

@@ -29,8 +29,14 @@ public abstract class TransportServerFixture(TransportVariant variant) : IAsyncL
 
     public Uri Url(string pathAndQuery) => new(Server.Address("127.0.0.1"), pathAndQuery);
 
-    public async Task InitializeAsync() =>
-        _server = await LoopbackServer.StartAsync(Variant, ["http://127.0.0.1:0", "http://[::1]:0", $"http://unix:{UnixSocketPath}"]);
+    public async Task InitializeAsync()
+    {
+        // A suite whose transport this build lacks is skipped test by test; starting it would only fail.
+        if (TransportKinds.MissingReason(Variant.Kind) is null)
+        {
+            _server = await LoopbackServer.StartAsync(Variant, ["http://127.0.0.1:0", "http://[::1]:0", $"http://unix:{UnixSocketPath}"]);
+        }
+    }
 
     public async Task DisposeAsync()
     {

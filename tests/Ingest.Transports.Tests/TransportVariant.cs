@@ -71,5 +71,27 @@ public sealed record TransportVariant(string Name, TransportKind Kind, IReadOnly
         ["Kestrel:Libuv:ApplicationSchedulingMode"] = "Inline",
     });
 
+    /// <summary>
+    /// The original Red Hat transport with the package's defaults (AIO both ways, deferred sends). The start-up refusal of
+    /// a lossy build is off here, so the suite runs over whichever build was supplied and shows the loss where it happens.
+    /// </summary>
+    public static TransportVariant RedHatLinux { get; } = new("RedHatLinux", TransportKind.RedHatLinux, new Dictionary<string, string?>
+    {
+        ["Kestrel:Transport"] = "RedHatLinux",
+        ["Kestrel:RedHatLinux:RefuseLossyBuild"] = "false",
+    });
+
+    /// <summary>The Red Hat transport with every switch flipped: no AIO, inline sends, one thread running the application inline.</summary>
+    public static TransportVariant RedHatLinuxInline { get; } = new("RedHatLinux+Inline", TransportKind.RedHatLinux, new Dictionary<string, string?>
+    {
+        ["Kestrel:Transport"] = "RedHatLinux",
+        ["Kestrel:RedHatLinux:RefuseLossyBuild"] = "false",
+        ["Kestrel:RedHatLinux:AioReceive"] = "false",
+        ["Kestrel:RedHatLinux:AioSend"] = "false",
+        ["Kestrel:RedHatLinux:DeferSend"] = "false",
+        ["Kestrel:RedHatLinux:ThreadCount"] = "1",
+        ["Kestrel:RedHatLinux:ApplicationSchedulingMode"] = "Inline",
+    });
+
     public override string ToString() => Name;
 }

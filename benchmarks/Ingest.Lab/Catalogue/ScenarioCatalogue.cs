@@ -8,6 +8,9 @@ internal static class ScenarioCatalogue
 {
     public const string DefaultSet = "classic";
 
+    /// <summary>The head-to-head with the original Red Hat transport (<see cref="RedHatHeadToHead"/>).</summary>
+    public const string RedHatSet = "redhat";
+
     /// <summary>What <c>--set</c> takes for every set.</summary>
     public const string AllSets = "all";
 
@@ -36,6 +39,18 @@ internal static class ScenarioCatalogue
     private static readonly TimeSpan BlockingWarmup = TimeSpan.FromSeconds(15);
 
     private static readonly (string Key, string Value) Gen0Budget1Mb = ("DOTNET_GCgen0size", "100000");
+
+    /// <summary>Workstation GC without the background (concurrent) collector: no background GC thread, and gen2 is
+    /// collected in a blocking pause, which a heap of a few MB makes short.</summary>
+    private static readonly (string Key, string Value) NonConcurrent = ("DOTNET_gcConcurrent", "0");
+
+    /// <summary>The lean profile (docs/configuration.md#lean-profile): a 2 MB gen0 budget (hexadecimal; the default follows
+    /// the CPU's cache size). Measured (results.md#lean-services): the budget is what the heap grows by under load; the
+    /// background GC off and the GC's conserve-memory mode bought nothing measurable here, so they are not in it.</summary>
+    public static readonly (string Key, string Value)[] Lean =
+    [
+        ("DOTNET_GCgen0size", "200000"),
+    ];
 
     /// <summary>The 2016 front-end had no retries and no circuit breaker, one deadline per forward.</summary>
     private static readonly (string, string)[] As2016 =
@@ -76,6 +91,24 @@ internal static class ScenarioCatalogue
         ("Kestrel:IoUring:ApplicationSchedulingMode", "Inline"),
     ];
 
+    /// <summary>
+    /// The head-to-head with the original Red Hat transport (issue 20): Sockets, our LinuxEpoll with AIO off and on and the
+    /// application on the thread pool and inline, IoUring, and RedHatLinux with the package's defaults (AIO both ways,
+    /// thread pool). RedHatLinux needs its package: <c>dotnet publish</c> reads the MSBuild property
+    /// <c>RedHatTransportPackages</c> from the lab's environment, and the lab skips that variant, saying so, when it is
+    /// unset (<see cref="RedHatPackage"/>).
+    /// </summary>
+    public static readonly TransportVariant[] RedHatHeadToHead =
+    [
+        new("Sockets", [("Kestrel:Transport", "Sockets")]),
+        new("LinuxEpoll", [("Kestrel:Transport", "LinuxEpoll")]),
+        new("LinuxEpoll-Aio", [("Kestrel:Transport", "LinuxEpoll"), ("Kestrel:LinuxEpoll:AioReceive", "true"), ("Kestrel:LinuxEpoll:AioSend", "true")]),
+        new("LinuxEpoll-Inline", [("Kestrel:Transport", "LinuxEpoll"), ("Kestrel:LinuxEpoll:ApplicationSchedulingMode", "Inline")]),
+        new("LinuxEpoll-Aio-Inline", [("Kestrel:Transport", "LinuxEpoll"), ("Kestrel:LinuxEpoll:AioReceive", "true"), ("Kestrel:LinuxEpoll:AioSend", "true"), ("Kestrel:LinuxEpoll:ApplicationSchedulingMode", "Inline")]),
+        new("IoUring", [("Kestrel:Transport", "IoUring")]),
+        new("RedHatLinux", [("Kestrel:Transport", "RedHatLinux")]),
+    ];
+
     private static readonly Lazy<IReadOnlyList<Scenario>> AllScenarios = new(Build);
 
     public static IReadOnlyList<Scenario> All => AllScenarios.Value;
@@ -102,7 +135,8 @@ internal static class ScenarioCatalogue
         all.AddRange(Gc());
         all.AddRange(Aot());
         all.AddRange(Proxy());
-        all.AddRange(TransportScenarios());
+        all.AddRange(TransportScenarios("transports", Transports));
+        all.AddRange(TransportScenarios(RedHatSet, RedHatHeadToHead));
         all.AddRange(ScaleOut());
         all.AddRange(MicroEndpoints());
         all.AddRange(Templates());
@@ -206,6 +240,8 @@ internal static class ScenarioCatalogue
             ("workstation", "Workstation GC, concurrent (the apps' default)", []),
             ("server-datas", "Server GC with DATAS (the .NET 9+ default for Server GC)", [("DOTNET_gcServer", "1")]),
             ("server", "Server GC without DATAS: a heap per core, as in 2016", [("DOTNET_gcServer", "1"), ("DOTNET_GCDynamicAdaptationMode", "0")]),
+            ("workstation-nonconcurrent", "Workstation GC, non-concurrent (no background GC)", [NonConcurrent]),
+            ("lean", "The lean profile: workstation GC, 2 MB gen0 budget", Lean),
         ];
         foreach (var c in ClassicConnections)
         {
@@ -226,6 +262,8 @@ internal static class ScenarioCatalogue
         var load = new LoadSpec(IngestPath, PayloadKind.Classic, 50);
         yield return Flow("aot", "minimal-jit", "Minimal API on the JIT (tiered PGO)", DotNetFrontEnd(), load);
         yield return Flow("aot", "minimal-aot", "Minimal API, Native AOT (front-end and back-end)", DotNetFrontEnd() with { NativeAot = true }, load, aot: true);
+        // What dynamic PGO buys the JIT here: Native AOT has none, so this row is the JIT without it.
+        yield return Flow("aot", "minimal-jit-no-pgo", "Minimal API on the JIT without dynamic PGO (DOTNET_TieredPGO=0)", DotNetFrontEnd().WithEnvironment(("DOTNET_TieredPGO", "0")), load);
         yield return Flow("aot", "raw-jit", "Raw middleware on the JIT", DotNetFrontEnd(("Ingest:ApiStyle", "Raw")), load);
         yield return Flow("aot", "raw-aot", "Raw middleware, Native AOT", DotNetFrontEnd(("Ingest:ApiStyle", "Raw")) with { NativeAot = true }, load, aot: true);
 
@@ -233,6 +271,13 @@ internal static class ScenarioCatalogue
         // load; a 1 MB budget (DOTNET_GCgen0size is hexadecimal) trades more gen0 collections for less resident memory.
         yield return Flow("aot", "minimal-jit-gen0-1mb", "Minimal API on the JIT, 1 MB gen0 budget", DotNetFrontEnd().WithEnvironment(Gen0Budget1Mb), load);
         yield return Flow("aot", "minimal-aot-gen0-1mb", "Minimal API, Native AOT, 1 MB gen0 budget", DotNetFrontEnd().WithEnvironment(Gen0Budget1Mb) with { NativeAot = true }, load, aot: true);
+
+        // Which GC setting buys how much memory for how much throughput: the background collector alone, then the whole
+        // lean profile (both services, as every row of this set).
+        yield return Flow("aot", "minimal-jit-nonconcurrent", "Minimal API on the JIT, non-concurrent GC", DotNetFrontEnd().WithEnvironment(NonConcurrent), load);
+        yield return Flow("aot", "minimal-aot-nonconcurrent", "Minimal API, Native AOT, non-concurrent GC", DotNetFrontEnd().WithEnvironment(NonConcurrent) with { NativeAot = true }, load, aot: true);
+        yield return Flow("aot", "minimal-jit-lean", "Minimal API on the JIT, the lean profile", DotNetFrontEnd().WithEnvironment(Lean), load);
+        yield return Flow("aot", "minimal-aot-lean", "Minimal API, Native AOT, the lean profile", DotNetFrontEnd().WithEnvironment(Lean) with { NativeAot = true }, load, aot: true);
     }
 
     private static IEnumerable<Scenario> Proxy()
@@ -251,20 +296,20 @@ internal static class ScenarioCatalogue
         }
     }
 
-    private static IEnumerable<Scenario> TransportScenarios()
+    private static IEnumerable<Scenario> TransportScenarios(string set, TransportVariant[] transports)
     {
-        foreach (var transport in Transports)
+        foreach (var transport in transports)
         {
             var name = Kebab(transport.Name).Replace("--", "-", StringComparison.Ordinal);
             var spec = DotNetFrontEnd(transport.Settings) with { Environment = transport.Environment };
-            yield return Flow("transports", $"{name}-ingest-c50", $"Ingest flow over {transport.Name} (both services)", spec,
+            yield return Flow(set, $"{name}-ingest-c50", $"Ingest flow over {transport.Name} (both services)", spec,
                 new LoadSpec(IngestPath, PayloadKind.Classic, 50), backEnd: DotNetBackEnd(transport.Settings) with { Environment = transport.Environment });
-            yield return new Scenario("transports", $"{name}-json-c{MicroConnections}", $"GET /json over {transport.Name}")
+            yield return new Scenario(set, $"{name}-json-c{MicroConnections}", $"GET /json over {transport.Name}")
             {
                 FrontEnd = spec,
                 Load = new LoadSpec("/json", PayloadKind.None, MicroConnections),
             };
-            yield return new Scenario("transports", $"{name}-plaintext-p{PlaintextPipeline}", $"GET /plaintext pipelined x{PlaintextPipeline} over {transport.Name}")
+            yield return new Scenario(set, $"{name}-plaintext-p{PlaintextPipeline}", $"GET /plaintext pipelined x{PlaintextPipeline} over {transport.Name}")
             {
                 FrontEnd = spec,
                 Load = new LoadSpec("/plaintext", PayloadKind.None, MicroConnections) { Pipeline = PlaintextPipeline },

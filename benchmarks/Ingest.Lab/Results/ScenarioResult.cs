@@ -37,5 +37,11 @@ internal sealed record ScenarioResult
     /// ("front-end", "back-end"); null when the run did not ask for it.</summary>
     public IReadOnlyDictionary<string, PrometheusFigures>? Prometheus { get; init; }
 
+    /// <summary>Each service's limits and what its runtime and the kernel saw (<c>--limit</c>); empty when unlimited.</summary>
+    public IReadOnlyList<ContainerFigures> Containers { get; init; } = [];
+
+    /// <summary>The smallest memory limit that kept this scenario's throughput (<c>--fit-memory</c>); null when not searched.</summary>
+    public MemoryFit? MemoryFit { get; init; }
+
     public string Id => $"{Set}/{Name}";
 }

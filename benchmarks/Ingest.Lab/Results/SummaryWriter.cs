@@ -41,6 +41,8 @@ internal static class SummaryWriter
             }
 
             md.AppendLine();
+            WriteContainers(md, scenarios);
+            WriteMemoryFits(md, scenarios);
             WriteRatios(md, scenarios);
             WriteCrossChecks(md, scenarios);
         }
@@ -88,6 +90,58 @@ internal static class SummaryWriter
 
         md.AppendLine();
     }
+
+    private static void WriteContainers(StringBuilder md, List<ScenarioResult> scenarios)
+    {
+        var limited = scenarios.Where(r => r.Containers.Count > 0).ToList();
+        if (limited.Count == 0)
+        {
+            return;
+        }
+
+        md.AppendLine("Limits (`--limit`): what each service's runtime reported at start-up (.NET: Environment.ProcessorCount and the GC's TotalAvailableMemoryBytes; Go does not say) and what its memory group counted (peak charge: resident memory and page cache):");
+        md.AppendLine();
+        md.AppendLine("| scenario | service | limits | runtime: cpus | runtime: memory | group peak | OOM kills |");
+        md.AppendLine("|---|---|---|---|---|---|---|");
+        foreach (var r in limited)
+        {
+            foreach (var c in r.Containers)
+            {
+                md.AppendLine(CultureInfo.InvariantCulture,
+                    $"| {r.Name} | {c.Service} | {c.Limits} | {c.RuntimeCpus?.ToString(CultureInfo.InvariantCulture) ?? "-"} | {(c.RuntimeMemoryBytes is { } m ? Format.Mb(m) : "-")} | {(c.GroupPeakBytes is { } p ? Format.Mb(p) : "-")} | {c.OomKills} |");
+            }
+        }
+
+        md.AppendLine();
+    }
+
+    private static void WriteMemoryFits(StringBuilder md, List<ScenarioResult> scenarios)
+    {
+        var searched = scenarios.Where(r => r.MemoryFit is not null).ToList();
+        if (searched.Count == 0)
+        {
+            return;
+        }
+
+        md.AppendLine(CultureInfo.InvariantCulture, $"Smallest memory limit per service (`--fit-memory`): at least {Format.Ratio(Running.MemoryFitSearch.KeptThroughput)} of the RPS without a memory limit, no error, nothing lost; each probe is a whole run of the scenario:");
+        md.AppendLine();
+        md.AppendLine("| scenario | RPS without a memory limit | smallest limit that fits | probes (limit: outcome) |");
+        md.AppendLine("|---|---|---|---|");
+        foreach (var r in searched)
+        {
+            var fit = r.MemoryFit!;
+            var probes = string.Join("; ", fit.Probes.Select(p => $"{Format.Mb(p.LimitBytes)}: {(p.Kept ? "fits" : "no")}, {p.Outcome.Replace("|", "\\|", StringComparison.Ordinal)}{Groups(p)}"));
+            md.AppendLine(CultureInfo.InvariantCulture,
+                $"| {r.Name} | {Format.Rps(fit.UnlimitedRps)} | {(fit.SmallestBytes is { } b ? Format.Mb(b) : "none probed")} | {probes} |");
+        }
+
+        md.AppendLine();
+    }
+
+    /// <summary>" (back-end: GC 96 MB, peak 120 MB, 1 OOM kill)": what each limited service saw in a probe.</summary>
+    private static string Groups(MemoryProbe probe) =>
+        probe.Containers.Count == 0 ? "" : " (" + string.Join(", ", probe.Containers.Select(c =>
+            $"{c.Service}: GC {(c.RuntimeMemoryBytes is { } m ? Format.Mb(m) : "-")}, peak {(c.GroupPeakBytes is { } p ? Format.Mb(p) : "-")}{(c.OomKills > 0 ? $", {c.OomKills} OOM kill(s)" : "")}")) + ")";
 
     private static void WriteCrossChecks(StringBuilder md, List<ScenarioResult> scenarios)
     {

@@ -23,6 +23,11 @@ internal sealed class Artifacts(RepositoryLayout layout, Publisher publisher, Te
         if (spec.Implementation == Implementation.DotNet)
         {
             var project = role == ServiceRole.FrontEnd ? "Ingest.FrontEnd" : "Ingest.BackEnd";
+            if (RedHatPackage.Needs(spec) && RedHatPackage.MissingReason is { } noPackage)
+            {
+                return (null, [], noPackage);
+            }
+
             if (!spec.NativeAot)
             {
                 return ("dotnet", [await publisher.PublishAsync(project, cancellationToken)], null);

@@ -14,7 +14,11 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
     private const string FrontEndJob = "front-end";
     private const string BackEndJob = "back-end";
 
-    public async Task<ScenarioResult> RunAsync(Scenario scenario, Action<string> progress, CancellationToken cancellationToken)
+    public async Task<ScenarioResult> RunAsync(Scenario scenario, Action<string> progress, CancellationToken cancellationToken) =>
+        await RunAsync(scenario, options.Limits, progress, cancellationToken);
+
+    /// <summary>The scenario with every front-end and back-end under <paramref name="limits"/> (a container each).</summary>
+    public async Task<ScenarioResult> RunAsync(Scenario scenario, ServiceLimits limits, Action<string> progress, CancellationToken cancellationToken)
     {
         var folder = Path.Combine(runFolder, "scenarios", scenario.Set, scenario.Name);
         Directory.CreateDirectory(folder);
@@ -22,7 +26,7 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
         var configuration = Describe(scenario);
         try
         {
-            await using var topology = await Topology.StartAsync(scenario, artifacts, pinning, folder, cancellationToken);
+            await using var topology = await Topology.StartAsync(scenario, artifacts, pinning, limits, folder, cancellationToken);
             await using var prometheus = options.Prometheus ? await StartPrometheusAsync(scenario, topology, folder, cancellationToken) : null;
             long acknowledged = 0;
             long unknown = 0;
@@ -88,6 +92,7 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
                 Loss = loss,
                 Summary = ScenarioSummary.From(runs),
                 Prometheus = scraped,
+                Containers = topology.Containers(),
             };
         }
         catch (ScenarioSkippedException ex)
@@ -125,7 +130,7 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
         {
             if (process.HasExited)
             {
-                throw new InvalidOperationException($"{process.Name} exited during the load. Last lines:\n{process.LastLines()}");
+                throw new InvalidOperationException($"{process.Name} exited during the load{topology.ExitNote(process)}. Last lines:\n{process.LastLines()}");
             }
         }
 

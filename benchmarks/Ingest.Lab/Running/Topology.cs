@@ -16,9 +16,12 @@ internal sealed class Topology : IAsyncDisposable
 
     private readonly List<ServiceProcess> _processes = [];
     private readonly List<StoreServer> _stores = [];
+    private readonly List<(ServiceCgroup Group, ServiceProcess Process)> _limited = [];
+    private readonly ServiceLimits _limits;
 
-    private Topology()
+    private Topology(ServiceLimits limits)
     {
+        _limits = limits;
     }
 
     /// <summary>Where the load generator sends its requests.</summary>
@@ -35,9 +38,9 @@ internal sealed class Topology : IAsyncDisposable
 
     public IReadOnlyList<ServiceProcess> Processes => _processes;
 
-    public static async Task<Topology> StartAsync(Scenario scenario, Artifacts artifacts, Pinning pinning, string workDirectory, CancellationToken cancellationToken)
+    public static async Task<Topology> StartAsync(Scenario scenario, Artifacts artifacts, Pinning pinning, ServiceLimits limits, string workDirectory, CancellationToken cancellationToken)
     {
-        var topology = new Topology();
+        var topology = new Topology(limits);
         try
         {
             await topology.StartServicesAsync(scenario, artifacts, pinning, workDirectory, cancellationToken);
@@ -63,6 +66,12 @@ internal sealed class Topology : IAsyncDisposable
         }
 
         _processes.Clear();
+        foreach (var (group, _) in _limited)
+        {
+            group.Dispose();
+        }
+
+        _limited.Clear();
 
         // The stores last: the back-end is gone, nothing writes to them any more.
         foreach (var store in _stores)
@@ -145,11 +154,57 @@ internal sealed class Topology : IAsyncDisposable
             }
         }
 
-        var (file, args) = Pinning.Wrap(pinning.ServiceCpus, fileName, arguments);
+        var group = _limits.IsNone ? null : ServiceCgroup.Create(name, _limits);
+        var (limitedFile, limitedArgs) = group is null ? (fileName, arguments) : group.Wrap(fileName, arguments);
+        var (file, args) = Pinning.Wrap(pinning.ServiceCpus, limitedFile, limitedArgs);
         var process = ServiceProcess.Start(name, file, args, spec.Environment);
         _processes.Add(process);
+        if (group is not null)
+        {
+            _limited.Add((group, process));
+        }
+
         await process.WaitUntilReadyAsync(StartTimeout, cancellationToken);
         await WaitForHealthAsync(process, Loopback(port), cancellationToken);
+    }
+
+    /// <summary>Each limited service's limits, what its runtime reported at start-up and what its group counted.</summary>
+    public IReadOnlyList<Results.ContainerFigures> Containers() =>
+        [.. _limited.Select(l =>
+        {
+            var (peak, kills) = l.Group.Read();
+            var startup = l.Process.LastLines(int.MaxValue).Split('\n').FirstOrDefault(line => line.Contains(StartupLine, StringComparison.Ordinal)) ?? "";
+            return new Results.ContainerFigures
+            {
+                Service = l.Group.Service,
+                Limits = l.Group.Limits.Describe(),
+                RuntimeCpus = (int?)StartupFact(startup, "cpus="),
+                RuntimeMemoryBytes = StartupFact(startup, "memory=") * 1024 * 1024,
+                GroupPeakBytes = peak,
+                OomKills = kills,
+            };
+        })];
+
+    /// <summary>Why a service ended early, when its group knows: the OOM killer of its memory limit.</summary>
+    public string ExitNote(ServiceProcess process) =>
+        _limited.FirstOrDefault(l => l.Process == process).Group is { } group && group.Read().OomKills > 0
+            ? $" (killed by the OOM killer: memory limit {group.Limits.Describe()})"
+            : "";
+
+    /// <summary>The .NET services' start-up line, which names the CPUs and memory the runtime saw.</summary>
+    private const string StartupLine = "Ingest listening on";
+
+    private static long? StartupFact(string line, string name)
+    {
+        var at = line.IndexOf(" " + name, StringComparison.Ordinal);
+        if (at < 0)
+        {
+            return null;
+        }
+
+        var digits = line.AsSpan(at + 1 + name.Length);
+        var length = digits.IndexOfAnyExceptInRange('0', '9');
+        return long.TryParse(length < 0 ? digits : digits[..length], NumberStyles.None, CultureInfo.InvariantCulture, out var value) ? value : null;
     }
 
     private async Task<Uri> StartFrontDoorAsync(FrontDoor door, IReadOnlyList<Uri> frontEnds, Pinning pinning, string workDirectory, CancellationToken cancellationToken)

@@ -1,4 +1,4 @@
-using System.Collections.Concurrent;
+using System.Runtime.InteropServices;
 using Microsoft.Extensions.Options;
 
 namespace Ingest.Core.Sinks;
@@ -6,64 +6,128 @@ namespace Ingest.Core.Sinks;
 /// <summary>
 /// Persists a forward carrying an Idempotency-Key once: a retry of a forward the back-end already persisted (its
 /// answer lost to a timeout or a reset) is acknowledged again without writing the events twice, and a retry
-/// arriving while the first attempt is still persisting waits for that attempt's outcome. Keys are kept for
+/// arriving while the first attempt is still persisting waits for that attempt's outcome. Persisted keys are kept for
 /// <see cref="IdempotencyOptions.WindowSeconds"/> and at most <see cref="IdempotencyOptions.Capacity"/> of them.
 /// </summary>
+/// <remarks>
+/// The window is the back-end's largest holding (a key per forward, 200,000 by default), so it is stored compactly: a
+/// persisted key is a <see cref="WindowKey"/> (16 bytes for the 32-character key our front-ends send) in one hash set
+/// and one queue of (key, time) — about 70 bytes a key and no object per key. Only keys still being persisted sit in a
+/// dictionary of their own, and only a retry racing its first attempt allocates something to wait on.
+/// </remarks>
 public sealed class IdempotencyGuard(IOptions<IdempotencyOptions> options, TimeProvider time)
 {
-    private readonly ConcurrentDictionary<string, Entry> _entries = new(StringComparer.Ordinal);
-    private readonly ConcurrentQueue<(string Key, long At)> _order = new();
-    private readonly IdempotencyOptions _options = options.Value;
+    /// <summary>Keys room is made for at first; the window grows from here as forwards arrive.</summary>
+    private const int InitialReserve = 1024;
+
+    private readonly Lock _gate = new();
+    private readonly HashSet<WindowKey> _persisted = [];
+    private readonly Queue<(WindowKey Key, long At)> _order = new();
+
+    /// <summary>Keys being persisted; the value stays null unless a retry arrives meanwhile and waits for the outcome.</summary>
+    private readonly Dictionary<WindowKey, TaskCompletionSource?> _inFlight = [];
+
+    private readonly int _capacity = options.Value.Capacity;
+    private readonly TimeSpan _window = TimeSpan.FromSeconds(options.Value.WindowSeconds);
+    private int _reserved;
     private long _duplicates;
 
     /// <summary>Forwards acknowledged again without being persisted again.</summary>
     public long Duplicates => Interlocked.Read(ref _duplicates);
 
-    /// <summary>Runs <paramref name="persist"/> unless this key was persisted (or is being persisted) already.</summary>
-    public async ValueTask RunOnceAsync(string key, Func<CancellationToken, ValueTask> persist, CancellationToken cancellationToken)
+    /// <summary>Persisted keys remembered now.</summary>
+    public int Remembered
     {
-        Evict();
-        var mine = new Entry();
-        var entry = _entries.GetOrAdd(key, mine);
-        if (!ReferenceEquals(entry, mine))
+        get
         {
-            // Another attempt of the same forward got here first: its outcome is ours.
-            await entry.Done.Task.WaitAsync(cancellationToken);
-            Interlocked.Increment(ref _duplicates);
-            return;
-        }
-
-        _order.Enqueue((key, time.GetTimestamp()));
-        try
-        {
-            await persist(cancellationToken);
-            mine.Done.TrySetResult();
-        }
-        catch (Exception ex)
-        {
-            // Not persisted: forget the key so a retry can try again, and fail whoever waits on this attempt.
-            _entries.TryRemove(KeyValuePair.Create(key, mine));
-            mine.Done.TrySetException(ex);
-            throw;
-        }
-    }
-
-    private void Evict()
-    {
-        var now = time.GetTimestamp();
-        while (_order.TryPeek(out var oldest)
-            && (_order.Count > _options.Capacity || time.GetElapsedTime(oldest.At, now).TotalSeconds > _options.WindowSeconds)
-            && _order.TryDequeue(out oldest))
-        {
-            if (_entries.TryGetValue(oldest.Key, out var entry) && entry.Done.Task.IsCompleted)
+            lock (_gate)
             {
-                _entries.TryRemove(KeyValuePair.Create(oldest.Key, entry));
+                return _persisted.Count;
             }
         }
     }
 
-    private sealed class Entry
+    /// <summary>Runs <paramref name="persist"/> unless this key was persisted (or is being persisted) already.</summary>
+    public async ValueTask RunOnceAsync(string key, Func<CancellationToken, ValueTask> persist, CancellationToken cancellationToken)
     {
-        public TaskCompletionSource Done { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
+        var id = WindowKey.From(key);
+        Task? earlier = null;
+        lock (_gate)
+        {
+            Evict(time.GetTimestamp());
+            if (_persisted.Contains(id))
+            {
+                Interlocked.Increment(ref _duplicates);
+                return;
+            }
+
+            ref var waiting = ref CollectionsMarshal.GetValueRefOrAddDefault(_inFlight, id, out var running);
+            if (running)
+            {
+                // Another attempt of the same forward got here first: its outcome is ours.
+                waiting ??= new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+                earlier = waiting.Task;
+            }
+        }
+
+        if (earlier is not null)
+        {
+            await earlier.WaitAsync(cancellationToken);
+            Interlocked.Increment(ref _duplicates);
+            return;
+        }
+
+        TaskCompletionSource? waiter;
+        try
+        {
+            await persist(cancellationToken);
+        }
+        catch (Exception ex)
+        {
+            // Not persisted: forget the key so a retry can try again, and fail whoever waits on this attempt.
+            lock (_gate)
+            {
+                _inFlight.Remove(id, out waiter);
+            }
+
+            waiter?.TrySetException(ex);
+            throw;
+        }
+
+        lock (_gate)
+        {
+            _inFlight.Remove(id, out waiter);
+            var now = time.GetTimestamp();
+            Reserve();
+            _persisted.Add(id);
+            _order.Enqueue((id, now));
+            Evict(now);
+        }
+
+        waiter?.TrySetResult();
+    }
+
+    /// <summary>Grows the set and the queue by doubling as usual, but never past the capacity (a collection left to itself
+    /// doubles past it: up to twice the memory the window needs). Called under the gate.</summary>
+    private void Reserve()
+    {
+        if (_persisted.Count < _reserved)
+        {
+            return;
+        }
+
+        // One more than the capacity: a key is added before the oldest is evicted.
+        var wanted = (int)Math.Min(Math.Max(2L * _reserved, InitialReserve), _capacity + 1L);
+        _reserved = Math.Min(_persisted.EnsureCapacity(wanted), _order.EnsureCapacity(wanted));
+    }
+
+    /// <summary>Forgets the oldest persisted keys beyond the capacity or the window. Called under the gate.</summary>
+    private void Evict(long now)
+    {
+        while (_order.TryPeek(out var oldest) && (_order.Count > _capacity || time.GetElapsedTime(oldest.At, now) > _window))
+        {
+            _order.Dequeue();
+            _persisted.Remove(oldest.Key);
+        }
     }
 }

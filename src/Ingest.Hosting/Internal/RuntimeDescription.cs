@@ -20,6 +20,14 @@ internal static class RuntimeDescription
 
     public static string Runtime() => RuntimeInformation.FrameworkDescription;
 
+    /// <summary>The processors the runtime uses: a CPU quota (a container's <c>cpus</c>) lowers it.</summary>
+    public static string Cpus() => Environment.ProcessorCount.ToString(System.Globalization.CultureInfo.InvariantCulture);
+
+    /// <summary>The memory the GC may use, in MB: the machine's, or under a container's memory limit the GC's hard limit
+    /// (75% of it by default).</summary>
+    public static string Memory() =>
+        (GC.GetGCMemoryInfo().TotalAvailableMemoryBytes / (1024 * 1024)).ToString(System.Globalization.CultureInfo.InvariantCulture) + "MB";
+
     public static string Aot() => RuntimeFeature.IsDynamicCodeSupported ? "no" : "yes";
 
     private static object? Setting(string name) => GC.GetConfigurationVariables().TryGetValue(name, out var value) ? value : null;

@@ -1,4 +1,5 @@
 using System.Net;
+using Ingest.Transports.Internal.Adapters;
 using Ingest.Transports.Internal.Core;
 using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets;
@@ -57,6 +58,11 @@ internal sealed class IngestConnectionListenerFactory(IServiceProvider services)
         if (info.Effective == TransportKind.Sockets)
         {
             return new SocketTransportFactory(services.GetRequiredService<IOptions<SocketTransportOptions>>(), loggerFactory);
+        }
+
+        if (TransportAdapters.IsAdapted(info.Effective))
+        {
+            return TransportAdapters.Required(info.Effective).CreateFactory(services);
         }
 
         return new NativeTransportFactory(

@@ -24,7 +24,7 @@ internal sealed class IngestTransportOptionsValidator(IServiceProvider services,
             string? reason;
             try
             {
-                reason = probe.WhyUnavailable(TransportBackends.Create(options.Transport, services));
+                reason = probe.WhyUnavailable(options.Transport, services);
             }
             catch (OptionsValidationException)
             {

@@ -14,10 +14,7 @@ internal sealed class NativeTransportOptionsValidator :
     public ValidateOptionsResult Validate(string? name, LinuxEpollOptions options)
     {
         var failures = Common(LinuxEpollOptions.SectionName, options);
-        if (options.AioSend && !options.DeferSend)
-        {
-            failures.Add($"{LinuxEpollOptions.SectionName}:AioSend batches the sends deferred to the end of a loop iteration, so it needs {LinuxEpollOptions.SectionName}:DeferSend=true. Set DeferSend to true or AioSend to false.");
-        }
+        OptionsChecks.AioSendNeedsDeferSend(failures, LinuxEpollOptions.SectionName, options.AioSend, options.DeferSend);
 
         return Result(failures);
     }

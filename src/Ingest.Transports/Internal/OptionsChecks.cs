@@ -27,4 +27,13 @@ internal static class OptionsChecks
             failures.Add($"{key} must be one of {string.Join(", ", Enum.GetNames<TEnum>())}; it is {value}. Change {key}.");
         }
     }
+
+    /// <summary>AIO sends batch the sends deferred to the end of a loop iteration (LinuxEpoll and the Red Hat transport alike).</summary>
+    public static void AioSendNeedsDeferSend(List<string> failures, string section, bool aioSend, bool deferSend)
+    {
+        if (aioSend && !deferSend)
+        {
+            failures.Add($"{section}:AioSend batches the sends deferred to the end of a loop iteration, so it needs {section}:DeferSend=true. Set DeferSend to true or AioSend to false.");
+        }
+    }
 }

@@ -1,4 +1,5 @@
 using System.Diagnostics.CodeAnalysis;
+using Ingest.Transports.Internal.Adapters;
 using Ingest.Transports.Internal.Core;
 using Ingest.Transports.Internal.Epoll;
 using Ingest.Transports.Internal.IoUring;
@@ -27,10 +28,14 @@ internal static class TransportBackends
         _ => throw new ArgumentOutOfRangeException(nameof(kind), kind, "Sockets is Kestrel's own transport, not a backend."),
     };
 
+    /// <summary>One line describing <paramref name="kind"/> (not Sockets) with its effective settings.</summary>
+    public static string Describe(TransportKind kind, IServiceProvider services) =>
+        TransportAdapters.IsAdapted(kind) ? TransportAdapters.Required(kind).Describe(services) : Describe(Settings(kind, services));
+
     /// <summary>One line describing the effective settings, for the start-up log and results.</summary>
     public static string Describe(TransportSettings settings)
     {
-        var common = $"{settings.ThreadCount} threads, application on the {(settings.ApplicationSchedulingMode == ApplicationSchedulingMode.Inline ? "transport thread" : "thread pool")}";
+        var common = DescribeThreads(settings.ThreadCount, settings.ApplicationSchedulingMode);
         return settings.Kind switch
         {
             TransportKind.LinuxEpoll =>
@@ -41,7 +46,11 @@ internal static class TransportBackends
         };
     }
 
-    private static string OnOff(bool value) => value ? "on" : "off";
+    /// <summary>The part of a description every event-loop transport shares: threads and where the application runs.</summary>
+    public static string DescribeThreads(int threadCount, ApplicationSchedulingMode mode) =>
+        $"{threadCount} threads, application on the {(mode == ApplicationSchedulingMode.Inline ? "transport thread" : "thread pool")}";
+
+    public static string OnOff(bool value) => value ? "on" : "off";
 
     private static T Options<[DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.PublicParameterlessConstructor)] T>(IServiceProvider services)
         where T : class => services.GetRequiredService<IOptions<T>>().Value;

@@ -26,10 +26,10 @@ internal sealed class TransportSelector(IServiceProvider services, IOptions<Inge
         }
         else
         {
-            var reason = probe.WhyUnavailable(TransportBackends.Create(requested, services));
+            var reason = probe.WhyUnavailable(requested, services);
             if (reason is null)
             {
-                info = new TransportInfo(requested, requested, null, TransportBackends.Describe(TransportBackends.Settings(requested, services)));
+                info = new TransportInfo(requested, requested, null, TransportBackends.Describe(requested, services));
             }
             else if (options.TransportFallback)
             {

@@ -19,9 +19,11 @@ internal static class TransportServices
         services.AddOptions<LinuxEpollOptions>().Bind(configuration.GetSection(LinuxEpollOptions.SectionName)).ValidateOnStart();
         services.AddOptions<IoUringOptions>().Bind(configuration.GetSection(IoUringOptions.SectionName)).ValidateOnStart();
         services.AddOptions<LibuvOptions>().Bind(configuration.GetSection(LibuvOptions.SectionName)).ValidateOnStart();
+        services.AddOptions<RedHatLinuxOptions>().Bind(configuration.GetSection(RedHatLinuxOptions.SectionName)).ValidateOnStart();
 
         services.TryAddEnumerable(ServiceDescriptor.Singleton<IValidateOptions<IngestTransportOptions>, IngestTransportOptionsValidator>());
         services.TryAddEnumerable(ServiceDescriptor.Singleton<IValidateOptions<SocketsOptions>, SocketsOptionsValidator>());
+        services.TryAddEnumerable(ServiceDescriptor.Singleton<IValidateOptions<RedHatLinuxOptions>, RedHatLinuxOptionsValidator>());
         services.TryAddSingleton<NativeTransportOptionsValidator>();
         services.AddSingleton<IValidateOptions<LinuxEpollOptions>>(provider => provider.GetRequiredService<NativeTransportOptionsValidator>());
         services.AddSingleton<IValidateOptions<IoUringOptions>>(provider => provider.GetRequiredService<NativeTransportOptionsValidator>());
