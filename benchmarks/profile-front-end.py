@@ -18,6 +18,8 @@ Native AOT code through the binary's own symbols).
 """
 import collections
 import re
+import json
+import os
 import sys
 
 SAMPLE = re.compile(r"^\s*(?:[0-9a-f]+\s+)?(?P<sym>.*?)\s*\((?P<dso>[^()]*)\)\s*$")
@@ -95,6 +97,37 @@ def counters(before_path, after_path, rps, seconds):
           f"{delta('dotnet_thread_pool_work_item_count_total') / requests:.1f} thread-pool work items per request")
 
 
+def proc(pids):
+    """CPU time (user, system, in clock ticks) and context switches of each process, as JSON on stdout."""
+    readings = {}
+    for name, pid in zip(["front-end", "back-end"], pids):
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        # The process's status counts its main thread's switches only: add up every thread's.
+        switches = 0
+        for task in os.listdir(f"/proc/{pid}/task"):
+            try:
+                for line in open(f"/proc/{pid}/task/{task}/status"):
+                    if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
+                        switches += int(line.split()[1])
+            except FileNotFoundError:
+                pass  # a thread that ended meanwhile
+        readings[name] = {"user": int(fields[11]), "system": int(fields[12]), "switches": switches}
+    print(json.dumps(readings))
+
+
+def usage(before_path, after_path, rps):
+    """Per process over the measured window: CPU µs per request, the kernel's share of it, context switches per request."""
+    before, after = json.load(open(before_path)), json.load(open(after_path))
+    ticks = os.sysconf("SC_CLK_TCK")
+    requests = rps * 14
+    print("  per request (measured window):")
+    for name in after:
+        user = (after[name]["user"] - before[name]["user"]) / ticks
+        system = (after[name]["system"] - before[name]["system"]) / ticks
+        switches = after[name]["switches"] - before[name]["switches"]
+        total = user + system
+        print(f"     {name:10} {total * 1e6 / requests:6.1f} µs CPU, {100 * system / max(total, 1e-9):4.1f}% in the kernel, "
+              f"{switches / requests:5.2f} context switches")
 MAPPING = re.compile(r"^([0-9a-f]+)-([0-9a-f]+) (\S{4}) \S+ \S+ \d+\s*(.*)$")
 GC_RESERVE_KB = 256 * 1024
 ARENA_KB = 64 * 1024
@@ -189,7 +222,11 @@ def samples():
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["memory"]:
+    if sys.argv[1:2] == ["proc"]:
+        proc(sys.argv[2:])
+    elif sys.argv[1:2] == ["usage"]:
+        usage(sys.argv[2], sys.argv[3], float(sys.argv[4]))
+    elif sys.argv[1:2] == ["memory"]:
         memory(sys.argv[2], float(sys.argv[3]) if len(sys.argv) > 3 else None)
     elif sys.argv[1:2] == ["counters"]:
         counters(sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5]))

@@ -6,7 +6,12 @@
 #    malloc, JIT code and runtime data), plus the runtime's own counters from /metrics (allocation, collections, GC pauses, JIT, thread-pool work items);
 #  - time (when perf is installed): on-CPU samples of the front-end during the load, grouped by where they
 #    landed (kernel, GC, JIT compiler, runtime, managed code by namespace) and the top functions.
-#   benchmarks/profile-front-end.sh [jit|aot] [VAR=value ...]     e.g.  benchmarks/profile-front-end.sh aot DOTNET_GCgen0size=100000
+#  - per process (front-end and back-end): CPU µs per request, the kernel's share of it, and context switches per
+#    request (from /proc: utime/stime and voluntary + involuntary switches over the measured 14 s).
+#   benchmarks/profile-front-end.sh [jit|aot] [VAR=value ...] [-- service arguments]
+#   e.g.  benchmarks/profile-front-end.sh aot DOTNET_GCgen0size=100000
+#         benchmarks/profile-front-end.sh jit -- --Kestrel:Transport LinuxEpoll --Kestrel:LinuxEpoll:ApplicationSchedulingMode Inline --Forwarding:ClientStrategy Loop
+#   (the service arguments go to both services; the back-end ignores the front-end's Forwarding keys)
 # Uses the services the lab published into artifacts/lab/ (run the lab first; `--set aot` for the Native AOT build).
 # Loopback only; every process it starts is stopped when it ends.
 set -euo pipefail
@@ -14,6 +19,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 artifacts="$root/artifacts/lab"
 flavour=${1:-jit}
 shift || true
+environment=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do environment+=("$1"); shift; done
+[ "${1:-}" = "--" ] && shift
+service_args=("$@")
 case "$flavour" in
     jit) front=(dotnet "$artifacts/Ingest.FrontEnd/Ingest.FrontEnd.dll") ;;
     aot) front=("$artifacts/Ingest.FrontEnd-PublishAot_true-RuntimeIdentifier_linux-x64/Ingest.FrontEnd") ;;
@@ -33,17 +42,18 @@ port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); 
 be_port=$(port); fe_port=$(port)
 printf '%s' "{\"data\": \"{'job_id':'c4bb6d130003','container_id':'ab7b85dcac72','status':'Success: process exited with code 0.'}\"}" > "$work/classic.json"
 
-dotnet "$artifacts/Ingest.BackEnd/Ingest.BackEnd.dll" --urls "http://127.0.0.1:$be_port" --Sinks:Default Null > "$work/back-end.log" 2>&1 &
-pids+=($!)
+dotnet "$artifacts/Ingest.BackEnd/Ingest.BackEnd.dll" --urls "http://127.0.0.1:$be_port" --Sinks:Default Null "${service_args[@]}" > "$work/back-end.log" 2>&1 &
+be=$!
+pids+=("$be")
 # The perf map names JIT-compiled code for perf; W^X off keeps that code in anonymous memory, where perf looks
 # it up in the map (with W^X on it sits in a double-mapped file perf cannot name).
-env DOTNET_PerfMapEnabled=1 DOTNET_EnableWriteXorExecute=0 "$@" "${front[@]}" --urls "http://127.0.0.1:$fe_port" --Forwarding:BackEnds:0 "http://127.0.0.1:$be_port" > "$work/front-end.log" 2>&1 &
+env DOTNET_PerfMapEnabled=1 DOTNET_EnableWriteXorExecute=0 "${environment[@]}" "${front[@]}" --urls "http://127.0.0.1:$fe_port" --Forwarding:BackEnds:0 "http://127.0.0.1:$be_port" "${service_args[@]}" > "$work/front-end.log" 2>&1 &
 fe=$!
 pids+=("$fe")
 for _ in $(seq 1 100); do grep -q "Application started" "$work/front-end.log" 2>/dev/null && grep -q "Application started" "$work/back-end.log" 2>/dev/null && break; sleep 0.2; done
 
 rollup() { awk '/^Rss:|^Anonymous:|^Pss_File:/ {printf "%s %d MB  ", $1, $2 / 1024}' "/proc/$fe/smaps_rollup"; echo; }
-echo "front-end ($flavour${*:+, $*})"
+echo "front-end ($flavour${environment[*]:+, ${environment[*]}}${service_args[*]:+, ${service_args[*]}})"
 echo "  idle:           $(rollup)"
 curl -s -o /dev/null -X POST -H 'Content-Type: application/json' --data-binary @"$work/classic.json" "http://127.0.0.1:$fe_port/ingest/event"
 echo "  after 1 request: $(rollup)"
@@ -54,22 +64,25 @@ metrics() { curl -s "http://127.0.0.1:$fe_port/metrics" | grep -E '^dotnet_(gc_p
 load=$!
 sleep 10.5
 metrics > "$work/before.txt"
+python3 "$root/benchmarks/profile-front-end.py" proc "$fe" "$be" > "$work/proc-before.json"
 if command -v perf > /dev/null; then
     perf record -F 999 -e cpu-clock -p "$fe" -o "$work/perf.data" -- sleep 14 > "$work/perf.log" 2>&1 || true
 else
     sleep 14
 fi
 metrics > "$work/after.txt"
+python3 "$root/benchmarks/profile-front-end.py" proc "$fe" "$be" > "$work/proc-after.json"
 wait "$load"
 rps=$(python3 -c "import json,sys; print(round(json.load(open(sys.argv[1]))['requestsPerSecond']))" "$work/load.json")
 echo "  after the load: $(rollup) ($rps requests/s over 15 s after 10 s of warm-up)"
 python3 "$root/benchmarks/profile-front-end.py" counters "$work/before.txt" "$work/after.txt" "$rps" 14
+python3 "$root/benchmarks/profile-front-end.py" usage "$work/proc-before.json" "$work/proc-after.json" "$rps"
 # Every MB accounted: what holds each process's resident memory after the load (the back-end runs on the JIT).
 committed() { curl -s "http://127.0.0.1:$1/metrics" | awk '/^dotnet_gc_last_collection_memory_committed_size_bytes / {print $2 / 1048576}'; }
 echo "  front-end:"
 python3 "$root/benchmarks/profile-front-end.py" memory "$fe" $(committed "$fe_port")
 echo "  back-end:"
-python3 "$root/benchmarks/profile-front-end.py" memory "${pids[0]}" $(committed "$be_port")
+python3 "$root/benchmarks/profile-front-end.py" memory "$be" $(committed "$be_port")
 if [ -s "$work/perf.data" ]; then
     perf script -i "$work/perf.data" -F ip,sym,dso 2> /dev/null | python3 "$root/benchmarks/profile-front-end.py" samples
 else

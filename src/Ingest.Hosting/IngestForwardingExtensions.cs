@@ -17,6 +17,7 @@ public static class IngestForwardingExtensions
         // One set of per-back-end pipelines (breakers included) for the whole front-end, whatever the client strategy.
         services.AddSingleton<BackEndResilience>();
         services.AddSingleton<BackEndHandlerFactory>();
+        services.AddSingleton<IForwardLoops, Internal.TransportForwardLoops>();
 
         // The typed client for ClientStrategy.Factory; registering it costs nothing when another strategy runs. Its
         // resilience handler is the one the other strategies chain by hand, over the same shared pipelines.

@@ -18,6 +18,7 @@ public sealed class ConfigurationTests
     [InlineData("Forwarding:BatchMaxEvents", "-1", "Forwarding:BatchMaxEvents = -1 is outside")]
     [InlineData("Ingest:MaxBodyBytes", "0", "Ingest:MaxBodyBytes = 0 is outside")]
     [InlineData("Ingest:ApiStyle", "7", "Ingest:ApiStyle = 7 is not one of Minimal, Mvc, Raw")]
+    [InlineData("Forwarding:ClientStrategy", "Loop", "Forwarding:ClientStrategy=Loop needs a transport whose loops can own the forward's connections")]
     public async Task AFrontEndWithBadSettingsRefusesToStartAndNamesTheKey(string? key, string? value, string message)
     {
         var settings = new Dictionary<string, string?>();
@@ -62,11 +63,13 @@ public sealed class ConfigurationTests
         }
     }
 
-    [Fact]
-    public async Task ForwardsOverH2cWhenTheBackEndSpeaksOnlyHttp2()
+    [Theory]
+    [InlineData(ClientStrategy.Static)]
+    [InlineData(ClientStrategy.Loop)]
+    public async Task ForwardsOverH2cWhenTheBackEndSpeaksOnlyHttp2(ClientStrategy strategy)
     {
         await using var flow = await Flow.StartAsync(
-            new FlowConfiguration(),
+            new FlowConfiguration(Strategy: strategy),
             frontEndExtra: new() { ["Forwarding:Protocol"] = nameof(BackEndProtocol.Http2) },
             backEndExtra: new() { ["Kestrel:EndpointDefaults:Protocols"] = "Http2" });
 
@@ -89,11 +92,13 @@ public sealed class ConfigurationTests
         Assert.Equal(HttpStatusCode.BadGateway, response.StatusCode);
     }
 
-    [Fact]
-    public async Task ForwardsOverAUnixDomainSocket()
+    [Theory]
+    [InlineData(ClientStrategy.Static)]
+    [InlineData(ClientStrategy.Loop)]
+    public async Task ForwardsOverAUnixDomainSocket(ClientStrategy strategy)
     {
         var path = Path.Combine(Path.GetTempPath(), $"ingest-{Guid.NewGuid():N}.sock");
-        var configuration = new FlowConfiguration();
+        var configuration = new FlowConfiguration(Strategy: strategy);
         await using var backEnd = await ServiceHost.StartAsync(ServiceRole.BackEnd, configuration.BackEnd(), url: $"http://unix:{path}");
         await using var frontEnd = await ServiceHost.StartAsync(ServiceRole.FrontEnd,
             configuration.FrontEnd([new Uri("http://localhost")], new() { ["Forwarding:UnixSocketPath"] = path }));

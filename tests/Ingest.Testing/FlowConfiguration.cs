@@ -11,15 +11,33 @@ public sealed record FlowConfiguration(
     ClientStrategy Strategy = ClientStrategy.Static,
     ApiStyle Style = ApiStyle.Minimal,
     ForwardingMode Mode = ForwardingMode.PerEvent,
-    string Transport = "Sockets")
+    string Transport = "Sockets",
+    string? BackEndTransport = null,
+    bool? ApplicationInline = null)
 {
-    public Dictionary<string, string?> BackEnd(Dictionary<string, string?>? extra = null) => Merge(new()
+    /// <summary>Whether the Ingest transports run the application on their loop: as asked, else only for
+    /// <see cref="ClientStrategy.Loop"/>, whose point is a request that never leaves its loop.</summary>
+    public bool Inline => ApplicationInline ?? Strategy == ClientStrategy.Loop;
+
+    /// <summary>The transport both services run: the one asked for, except that <see cref="ClientStrategy.Loop"/> needs
+    /// loops that can own its connections, so its rows run LinuxEpoll with the application inline on the loop — the
+    /// run-to-completion configuration the strategy exists for.</summary>
+    public string EffectiveTransport => Strategy == ClientStrategy.Loop && Transport == "Sockets" ? "LinuxEpoll" : Transport;
+
+    private Dictionary<string, string?> TransportSettings(string transport) => Inline && transport != "Sockets"
+        ? new()
+        {
+            ["Kestrel:Transport"] = transport,
+            [$"Kestrel:{transport}:ApplicationSchedulingMode"] = "Inline",
+        }
+        : new() { ["Kestrel:Transport"] = transport };
+
+    public Dictionary<string, string?> BackEnd(Dictionary<string, string?>? extra = null) => Merge(Merge(new()
     {
         ["Ingest:Serializer"] = Serializer.ToString(),
         ["Ingest:ApiStyle"] = Style.ToString(),
-        ["Kestrel:Transport"] = Transport,
         ["Sinks:Default"] = "Memory",
-    }, extra);
+    }, TransportSettings(BackEndTransport ?? EffectiveTransport)), extra);
 
     public Dictionary<string, string?> FrontEnd(IEnumerable<Uri> backEnds, Dictionary<string, string?>? extra = null)
     {
@@ -27,7 +45,6 @@ public sealed record FlowConfiguration(
         {
             ["Ingest:Serializer"] = Serializer.ToString(),
             ["Ingest:ApiStyle"] = Style.ToString(),
-            ["Kestrel:Transport"] = Transport,
             ["Forwarding:ClientStrategy"] = Strategy.ToString(),
             ["Forwarding:Mode"] = Mode.ToString(),
         };
@@ -37,7 +54,7 @@ public sealed record FlowConfiguration(
             settings[$"Forwarding:BackEnds:{i++.ToString(CultureInfo.InvariantCulture)}"] = backEnd.ToString();
         }
 
-        return Merge(settings, extra);
+        return Merge(Merge(settings, TransportSettings(EffectiveTransport)), extra);
     }
 
     private static Dictionary<string, string?> Merge(Dictionary<string, string?> settings, Dictionary<string, string?>? extra)

@@ -37,6 +37,8 @@ public sealed class LoopbackServer : IAsyncDisposable
 
     public TransportInfo Transport => _app.Services.GetRequiredService<TransportInfo>();
 
+    public LoopConnections Loops => _app.Services.GetRequiredService<LoopConnections>();
+
     public IReadOnlyList<string> Addresses =>
         [.. _app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses];
 

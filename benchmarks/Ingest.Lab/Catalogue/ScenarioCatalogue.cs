@@ -78,6 +78,19 @@ internal static class ScenarioCatalogue
         new("Libuv", [("Kestrel:Transport", "Libuv")]),
     ];
 
+    /// <summary>Run to completion: LinuxEpoll with the application inline on the loop that received the request.</summary>
+    private static readonly (string Key, string Value)[] LoopInline =
+    [
+        ("Kestrel:Transport", "LinuxEpoll"),
+        ("Kestrel:LinuxEpoll:ApplicationSchedulingMode", "Inline"),
+    ];
+
+    private static readonly (string Key, string Value)[] IoUringInline =
+    [
+        ("Kestrel:Transport", "IoUring"),
+        ("Kestrel:IoUring:ApplicationSchedulingMode", "Inline"),
+    ];
+
     /// <summary>
     /// The head-to-head with the original Red Hat transport (issue 20): Sockets, our LinuxEpoll with AIO off and on and the
     /// application on the thread pool and inline, IoUring, and RedHatLinux with the package's defaults (AIO both ways,
@@ -108,6 +121,7 @@ internal static class ScenarioCatalogue
     {
         var all = new List<Scenario>();
         all.AddRange(Classic());
+        all.AddRange(Fast());
         all.AddRange(OneKnob("serializers", "Ingest:Serializer", ["Newtonsoft", "SystemTextJson", "SystemTextJsonSourceGen"]));
         all.AddRange(OneKnob("serializers", "Ingest:Serializer", ["Newtonsoft", "SystemTextJson", "SystemTextJsonSourceGen"], PayloadKind.Batch100, suffix: "-batch100"));
         all.AddRange(OneKnob("api-styles", "Ingest:ApiStyle", ["Mvc", "Minimal", "Raw"]));
@@ -147,9 +161,7 @@ internal static class ScenarioCatalogue
             var load = new LoadSpec(IngestPath, PayloadKind.Classic, c);
             if (c == ClassicConnections[0])
             {
-                yield return Flow("classic", $"aspnet-2016-c{c}", "ASP.NET Core as in 2016: MVC, Newtonsoft.Json, new HttpClient per request blocking on .Result",
-                    DotNetFrontEnd([("Ingest:ApiStyle", "Mvc"), ("Ingest:Serializer", "Newtonsoft"), ("Forwarding:ClientStrategy", "PerRequestBlocking"), .. As2016]), load)
-                    with { MinimumWarmup = BlockingWarmup };
+                yield return Flow2016("classic", load);
                 yield return Flow("classic", $"aspnet-factory-c{c}", "ASP.NET Core: minimal API, source-generated System.Text.Json, IHttpClientFactory",
                     DotNetFrontEnd(("Forwarding:ClientStrategy", "Factory")), load);
             }
@@ -165,6 +177,38 @@ internal static class ScenarioCatalogue
             }
 
             yield return GoFlow($"go-fasthttp-c{c}", "Go fasthttp front-end, pooled client, net/http back-end", Implementation.GoFastHttp, "pooled", load);
+        }
+    }
+
+    /// <summary>
+    /// The run-to-completion path against the classic set's best .NET row and Go, at the classic connection counts:
+    /// both services on their own transport's loops with the application inline, and the front-end forwarding over
+    /// connections those loops own (ClientStrategy Loop), so a request is received, validated, forwarded, answered
+    /// and acknowledged on one thread.
+    /// </summary>
+    private static IEnumerable<Scenario> Fast()
+    {
+        (string Key, string Value) loopClient = ("Forwarding:ClientStrategy", "Loop");
+        (string Key, string Value) raw = ("Ingest:ApiStyle", "Raw");
+        foreach (var c in ClassicConnections)
+        {
+            var load = new LoadSpec(IngestPath, PayloadKind.Classic, c);
+            if (c == ClassicConnections[0])
+            {
+                // The headline's reference point: the configuration of the 2016 experiment, as in the classic set.
+                yield return Flow2016("fast", load);
+            }
+
+            yield return Flow("fast", $"aspnet-static-c{c}", "ASP.NET Core: minimal API, Sockets, static HttpClient (the classic set's row)",
+                DotNetFrontEnd(), load);
+            yield return Flow("fast", $"aspnet-loop-c{c}", "ASP.NET Core: minimal API, LinuxEpoll inline, loop-owned forward connections",
+                DotNetFrontEnd([.. LoopInline, loopClient]), load, backEnd: DotNetBackEnd(LoopInline));
+            yield return Flow("fast", $"aspnet-raw-loop-c{c}", "ASP.NET Core: raw middleware, LinuxEpoll inline, loop-owned forward connections",
+                DotNetFrontEnd([.. LoopInline, loopClient, raw]), load, backEnd: DotNetBackEnd([.. LoopInline, raw]));
+            yield return Flow("fast", $"aspnet-iouring-loop-c{c}", "ASP.NET Core: minimal API, IoUring inline, loop-owned forward connections",
+                DotNetFrontEnd([.. IoUringInline, loopClient]), load, backEnd: DotNetBackEnd(IoUringInline));
+            yield return GoFlow($"go-nethttp-c{c}", "Go net/http, pooled client (MaxIdleConnsPerHost raised)", Implementation.GoNetHttp, "pooled", load, set: "fast");
+            yield return GoFlow($"go-fasthttp-c{c}", "Go fasthttp front-end, pooled client, net/http back-end", Implementation.GoFastHttp, "pooled", load, set: "fast");
         }
     }
 
@@ -378,6 +422,12 @@ internal static class ScenarioCatalogue
         };
         return new Scenario(set, name, title) { FrontEnd = frontEnd, BackEnd = backEnd, Load = load };
     }
+
+    /// <summary>ASP.NET Core as the 2016 experiment wrote it, warmed long enough for the blocking strategy's threads.</summary>
+    private static Scenario Flow2016(string set, LoadSpec load) =>
+        Flow(set, $"aspnet-2016-c{load.Connections}", "ASP.NET Core as in 2016: MVC, Newtonsoft.Json, new HttpClient per request blocking on .Result",
+            DotNetFrontEnd([("Ingest:ApiStyle", "Mvc"), ("Ingest:Serializer", "Newtonsoft"), ("Forwarding:ClientStrategy", "PerRequestBlocking"), .. As2016]), load)
+            with { MinimumWarmup = BlockingWarmup };
 
     private static Scenario GoFlow(string name, string title, Implementation frontEnd, string client, LoadSpec load, string set = "classic") =>
         new(set, name, title)

@@ -29,6 +29,8 @@ internal static class CrankConfig
         ["Kestrel:LinuxEpoll:AioReceive"] = "epollAioReceive",
         ["Kestrel:LinuxEpoll:AioSend"] = "epollAioSend",
         ["Kestrel:IoUring:DeferTaskRun"] = "ioUringDeferTaskRun",
+        ["Kestrel:LinuxEpoll:ApplicationSchedulingMode"] = "epollScheduling",
+        ["Kestrel:IoUring:ApplicationSchedulingMode"] = "ioUringScheduling",
         ["DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS"] = "socketsInlineCompletions",
         ["Sinks:Default"] = "sink",
         ["client"] = "goClient",
@@ -217,6 +219,8 @@ internal static class CrankConfig
           epollAioReceive: false
           epollAioSend: false
           ioUringDeferTaskRun: false
+          epollScheduling: ThreadPool
+          ioUringScheduling: ThreadPool
           sink: Memory
           gcServer: 0
           gcDynamicAdaptationMode: 1
@@ -308,6 +312,7 @@ internal static class CrankConfig
               --Kestrel:Sockets:UnsafePreferInlineScheduling {{socketsInlineScheduling}}
               --Kestrel:LinuxEpoll:AioReceive {{epollAioReceive}} --Kestrel:LinuxEpoll:AioSend {{epollAioSend}}
               --Kestrel:IoUring:DeferTaskRun {{ioUringDeferTaskRun}}
+              --Kestrel:LinuxEpoll:ApplicationSchedulingMode {{epollScheduling}} --Kestrel:IoUring:ApplicationSchedulingMode {{ioUringScheduling}}
               --Sinks:Default {{sink}}
             environmentVariables:
               DOTNET_gcServer: '{{gcServer}}'
@@ -338,6 +343,7 @@ internal static class CrankConfig
               --Kestrel:Sockets:UnsafePreferInlineScheduling {{socketsInlineScheduling}}
               --Kestrel:LinuxEpoll:AioReceive {{epollAioReceive}} --Kestrel:LinuxEpoll:AioSend {{epollAioSend}}
               --Kestrel:IoUring:DeferTaskRun {{ioUringDeferTaskRun}}
+              --Kestrel:LinuxEpoll:ApplicationSchedulingMode {{epollScheduling}} --Kestrel:IoUring:ApplicationSchedulingMode {{ioUringScheduling}}
               --Forwarding:ClientStrategy {{clientStrategy}} --Forwarding:Mode {{forwardingMode}}
               --Forwarding:RetryAttempts {{retryAttempts}} --Forwarding:BreakerBreakSeconds {{breakerBreakSeconds}}
               --Forwarding:AttemptTimeoutMilliseconds {{attemptTimeoutMs}}

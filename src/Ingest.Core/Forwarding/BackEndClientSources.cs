@@ -9,6 +9,8 @@ public static class BackEndClientSources
         ClientStrategy.PerRequestBlocking => new PerRequestClientSource(handlers, blocking: true),
         ClientStrategy.Static => new StaticClientSource(handlers),
         ClientStrategy.Factory => new FactoryClientSource(services),
+        ClientStrategy.Loop => new LoopClientSource(handlers, services.GetService(typeof(IForwardLoops)) as IForwardLoops
+            ?? throw new InvalidOperationException(ForwardingOptionsValidator.LoopNeedsOwnTransport)),
         _ => throw new ArgumentOutOfRangeException(nameof(strategy), strategy, "Unknown client strategy."),
     };
 }

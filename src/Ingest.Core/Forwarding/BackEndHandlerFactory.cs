@@ -1,3 +1,4 @@
+using System.Net;
 using System.Net.Sockets;
 using Microsoft.Extensions.Options;
 
@@ -8,12 +9,14 @@ namespace Ingest.Core.Forwarding;
 /// connection behaves or how a failure is retried, timed out or broken.</summary>
 public sealed class BackEndHandlerFactory(IOptions<ForwardingOptions> options, BackEndResilience resilience)
 {
-    /// <summary>The whole chain, for a client built by hand (Static, PerRequest): the breakers it uses are the
+    /// <summary>The whole chain, for a client built by hand (Static, PerRequest, Loop): the breakers it uses are the
     /// front-end's shared ones (<see cref="BackEndResilience"/>), however many chains are created.</summary>
-    public HttpMessageHandler Create() => resilience.CreateHandler(CreatePrimary());
+    /// <param name="connect">Opens a connection to a back-end's endpoint; null for the handler's own sockets.</param>
+    public HttpMessageHandler Create(Func<EndPoint, CancellationToken, ValueTask<Stream>>? connect = null) => resilience.CreateHandler(CreatePrimary(connect));
 
     /// <summary>The connection handler alone, for IHttpClientFactory, which chains the resilience handler itself.</summary>
-    public SocketsHttpHandler CreatePrimary()
+    /// <param name="connect">Opens a connection to a back-end's endpoint; null for the handler's own sockets.</param>
+    public SocketsHttpHandler CreatePrimary(Func<EndPoint, CancellationToken, ValueTask<Stream>>? connect = null)
     {
         var o = options.Value;
         var handler = new SocketsHttpHandler
@@ -27,25 +30,44 @@ public sealed class BackEndHandlerFactory(IOptions<ForwardingOptions> options, B
             EnableMultipleHttp2Connections = true,
         };
 
-        if (o.UnixSocketPath is { } path)
+        // Every forward goes to the Unix socket when one is configured, whatever the URL's host says.
+        EndPoint? unixSocket = o.UnixSocketPath is { } path ? new UnixDomainSocketEndPoint(path) : null;
+        if (connect is null && unixSocket is null)
         {
-            var endpoint = new UnixDomainSocketEndPoint(path);
-            handler.ConnectCallback = async (_, cancellationToken) =>
-            {
-                var socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
-                try
-                {
-                    await socket.ConnectAsync(endpoint, cancellationToken);
-                    return new NetworkStream(socket, ownsSocket: true);
-                }
-                catch
-                {
-                    socket.Dispose();
-                    throw;
-                }
-            };
+            return handler;
         }
 
+        connect ??= ConnectSocketAsync;
+        handler.ConnectCallback = async (context, cancellationToken) =>
+            await connect(unixSocket ?? await ResolveAsync(context.DnsEndPoint, cancellationToken), cancellationToken);
         return handler;
+    }
+
+    private static async ValueTask<EndPoint> ResolveAsync(DnsEndPoint endPoint, CancellationToken cancellationToken)
+    {
+        if (IPAddress.TryParse(endPoint.Host, out var address))
+        {
+            return new IPEndPoint(address, endPoint.Port);
+        }
+
+        var addresses = await Dns.GetHostAddressesAsync(endPoint.Host, cancellationToken);
+        return addresses.Length == 0
+            ? throw new SocketException((int)SocketError.HostNotFound)
+            : new IPEndPoint(addresses[0], endPoint.Port);
+    }
+
+    private static async ValueTask<Stream> ConnectSocketAsync(EndPoint endPoint, CancellationToken cancellationToken)
+    {
+        var socket = new Socket(endPoint.AddressFamily, SocketType.Stream, endPoint is UnixDomainSocketEndPoint ? ProtocolType.Unspecified : ProtocolType.Tcp);
+        try
+        {
+            await socket.ConnectAsync(endPoint, cancellationToken);
+            return new NetworkStream(socket, ownsSocket: true);
+        }
+        catch
+        {
+            socket.Dispose();
+            throw;
+        }
     }
 }

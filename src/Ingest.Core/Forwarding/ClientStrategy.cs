@@ -15,4 +15,9 @@ public enum ClientStrategy
 
     /// <summary>A typed client from IHttpClientFactory, which pools and rotates handlers.</summary>
     Factory,
+
+    /// <summary>One client per transport loop, whose connections that loop owns (LinuxEpoll or IoUring transport):
+    /// a request forwarded from a loop thread goes out and comes back on that thread, with no hop through the
+    /// runtime's socket engine or the thread pool.</summary>
+    Loop,
 }

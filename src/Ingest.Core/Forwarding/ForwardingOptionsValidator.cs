@@ -4,11 +4,23 @@ using Microsoft.Extensions.Options;
 namespace Ingest.Core.Forwarding;
 
 /// <summary>Start-up checks of <see cref="ForwardingOptions"/>; every message names the key to change.</summary>
-public sealed class ForwardingOptionsValidator : IValidateOptions<ForwardingOptions>
+/// <param name="loops">The server transport's loops, when the host has them; <see cref="ClientStrategy.Loop"/> needs them.</param>
+public sealed class ForwardingOptionsValidator(IForwardLoops? loops = null) : IValidateOptions<ForwardingOptions>
 {
+    /// <summary>Why <see cref="ClientStrategy.Loop"/> cannot run, and what to change.</summary>
+    public const string LoopNeedsOwnTransport =
+        "Forwarding:ClientStrategy=Loop needs a transport whose loops can own the forward's connections: set Kestrel:Transport " +
+        "to LinuxEpoll or IoUring (Sockets and Libuv have no such loops, and a fallback to Sockets has none either), or choose " +
+        "another Forwarding:ClientStrategy (Static is the usual one).";
+
     public ValidateOptionsResult Validate(string? name, ForwardingOptions options)
     {
         var checks = new OptionChecks(ForwardingOptions.SectionName);
+        if (options.ClientStrategy == ClientStrategy.Loop && (loops is null || loops.Count == 0))
+        {
+            checks.Fail(LoopNeedsOwnTransport);
+        }
+
         if (options.BackEnds.Length == 0)
         {
             checks.Fail(

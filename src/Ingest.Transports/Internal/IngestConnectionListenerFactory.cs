@@ -69,6 +69,7 @@ internal sealed class IngestConnectionListenerFactory(IServiceProvider services)
             TransportBackends.Create(info.Effective, services),
             TransportBackends.Settings(info.Effective, services),
             services.GetService<IMemoryPoolFactory<byte>>(),
-            loggerFactory.CreateLogger("Ingest.Transports"));
+            loggerFactory.CreateLogger("Ingest.Transports"),
+            services.GetRequiredService<LoopConnections>());
     }
 }

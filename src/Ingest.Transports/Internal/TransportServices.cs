@@ -33,6 +33,7 @@ internal static class TransportServices
         services.TryAddSingleton<TransportProbe>();
         services.TryAddSingleton<TransportSelector>();
         services.TryAddSingleton(provider => provider.GetRequiredService<TransportSelector>().Info);
+        services.TryAddSingleton(provider => new LoopConnections(provider));
 
         // Exactly one listener factory: Kestrel's Sockets registration is replaced by the selecting one, which
         // creates Sockets itself when Sockets is the (effective) choice.

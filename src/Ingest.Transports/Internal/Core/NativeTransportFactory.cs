@@ -15,7 +15,8 @@ internal sealed class NativeTransportFactory(
     TransportBackend backend,
     TransportSettings settings,
     IMemoryPoolFactory<byte>? memoryPoolFactory,
-    ILogger logger) : IConnectionListenerFactory, IConnectionListenerFactorySelector, IAsyncDisposable
+    ILogger logger,
+    LoopConnections? connections = null) : IConnectionListenerFactory, IConnectionListenerFactorySelector, IAsyncDisposable
 {
     private readonly Lock _gate = new();
     private readonly List<MemoryPool<byte>> _pools = [];
@@ -110,6 +111,7 @@ internal sealed class NativeTransportFactory(
                 loop.Start();
             }
 
+            connections?.Attach(loops);
             _loops = loops;
             return loops;
         }

@@ -20,6 +20,9 @@ internal abstract class TransportLoop : PipeScheduler
     private readonly Queue<WorkItem> _localWork = new();
     private readonly TaskCompletionSource _exited = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly HashSet<TransportConnection> _connections = [];
+
+    [ThreadStatic]
+    private static TransportLoop? t_current;
     private int _wakePending;
     private int _threadId = -1;
     private volatile bool _stopRequested;
@@ -45,6 +48,12 @@ internal abstract class TransportLoop : PipeScheduler
     protected ILogger Logger { get; }
 
     public bool IsLoopThread => Environment.CurrentManagedThreadId == _threadId;
+
+    /// <summary>The loop whose thread is running the caller; null on any other thread.</summary>
+    public static TransportLoop? Current => t_current;
+
+    /// <summary>Whether <see cref="Adopt"/> can take a connected socket (a backend over plain descriptors can).</summary>
+    public virtual bool CanAdopt => false;
 
     /// <summary>Where a connection's send pump runs: this loop, unless the backend can send from any thread.</summary>
     public virtual PipeScheduler SendScheduler => this;
@@ -155,6 +164,21 @@ internal abstract class TransportLoop : PipeScheduler
         listener.Publish(connection);
     }
 
+    /// <summary>
+    /// Takes a connected client socket (a forward's connection) into this loop: from now on its receives and sends
+    /// run here, like an accepted connection's, and so do the continuations of whoever reads it inline. Loop thread.
+    /// </summary>
+    public TransportConnection AdoptConnected(int fd, EndPoint remoteEndPoint)
+    {
+        var connection = new TransportConnection(Adopt(fd), this, remoteEndPoint, remoteEndPoint);
+        _connections.Add(connection);
+        connection.Start();
+        return connection;
+    }
+
+    /// <summary>Wraps a connected descriptor in the backend's socket (see <see cref="CanAdopt"/>). Loop thread.</summary>
+    protected virtual LoopSocket Adopt(int fd) => throw new NotSupportedException($"The {Settings.Kind} transport cannot own client connections.");
+
     /// <summary>Forgets a connection whose socket was closed. Loop thread.</summary>
     internal void OnClosed(TransportConnection connection) => _connections.Remove(connection);
 
@@ -173,6 +197,7 @@ internal abstract class TransportLoop : PipeScheduler
     private void ThreadMain()
     {
         _threadId = Environment.CurrentManagedThreadId;
+        t_current = this;
         try
         {
             RunLoop();

@@ -105,6 +105,8 @@ internal sealed unsafe class EpollLoop : TransportLoop
         }
     }
 
+    public override bool CanAdopt => true;
+
     /// <summary>Queues a send for the end of this iteration. Loop thread.</summary>
     public void QueueDeferredSend(EpollSocket socket) => _deferredSends.Add(socket);
 
@@ -236,6 +238,8 @@ internal sealed unsafe class EpollLoop : TransportLoop
             OnAccepted(socket, listener.Owner, remote);
         }
     }
+
+    protected override LoopSocket Adopt(int fd) => CreateSocket(fd);
 
     private EpollSocket CreateSocket(int fd)
     {

@@ -284,6 +284,21 @@ internal sealed unsafe class IoUringLoop : TransportLoop
         SubmitAccept(index, listener);
     }
 
+    public override bool CanAdopt => true;
+
+    protected override LoopSocket Adopt(int fd)
+    {
+        // As the ring's own accepts: a blocking descriptor, so a receive with nothing to read waits in the kernel
+        // (io_uring polls for it) instead of completing at once with EAGAIN, as it does on an O_NONBLOCK one.
+        var flags = LibC.fcntl(fd, LibC.F_GETFL, 0);
+        if (flags < 0 || LibC.fcntl(fd, LibC.F_SETFL, flags & ~LibC.O_NONBLOCK) != 0)
+        {
+            throw new IOException($"fcntl on an adopted connection failed: {Errno.Describe(LibC.LastErrno)}.");
+        }
+
+        return CreateSocket(fd);
+    }
+
     private IoUringSocket CreateSocket(int fd)
     {
         int slot;

@@ -23,6 +23,10 @@ internal static class Errno
     public const int ENOBUFS = 105;
     public const int ENOTCONN = 107;
     public const int ETIMEDOUT = 110;
+    public const int EINPROGRESS = 115;
+    public const int ENETUNREACH = 101;
+    public const int ECONNREFUSED = 111;
+    public const int EHOSTUNREACH = 113;
     public const int ECANCELED = 125;
 
     /// <summary>A short symbolic name for messages ("EADDRINUSE (98)").</summary>
@@ -48,6 +52,10 @@ internal static class Errno
         ENOBUFS => "ENOBUFS (105)",
         ENOTCONN => "ENOTCONN (107)",
         ETIMEDOUT => "ETIMEDOUT (110)",
+        EINPROGRESS => "EINPROGRESS (115)",
+        ENETUNREACH => "ENETUNREACH (101)",
+        ECONNREFUSED => "ECONNREFUSED (111)",
+        EHOSTUNREACH => "EHOSTUNREACH (113)",
         ECANCELED => "ECANCELED (125)",
         _ => $"errno {errno}",
     };

@@ -35,6 +35,8 @@ internal static unsafe partial class LibC
     public const int O_NONBLOCK = 0x800;
 
     // epoll
+    public const short POLLOUT = 0x004;
+
     public const int EPOLL_CLOEXEC = 0x80000;
     public const int EPOLL_CTL_ADD = 1;
     public const int EPOLL_CTL_DEL = 2;
@@ -64,6 +66,15 @@ internal static unsafe partial class LibC
 
     [LibraryImport(Library, SetLastError = true)]
     public static partial int listen(int fd, int backlog);
+
+    [LibraryImport(Library, SetLastError = true)]
+    public static partial int connect(int fd, byte* address, int addressLength);
+
+    [LibraryImport(Library, SetLastError = true)]
+    public static partial int poll(PollDescriptor* descriptors, nuint count, int timeoutMilliseconds);
+
+    [LibraryImport(Library, SetLastError = true)]
+    public static partial int getsockopt(int fd, int level, int name, int* value, int* valueLength);
 
     [LibraryImport(Library, SetLastError = true)]
     public static partial int accept4(int fd, byte* address, int* addressLength, int flags);
