@@ -1,7 +1,5 @@
 using System.Collections.Concurrent;
 using System.Diagnostics.Tracing;
-using System.Net;
-using Ingest.Core.Samples;
 using Ingest.Hosting.Metrics;
 using Ingest.Testing;
 
@@ -22,17 +20,7 @@ public sealed class EventCountersTests
         using var listener = new CounterListener();
         await using var flow = await Flow.StartAsync(new FlowConfiguration());
         await listener.Enabled.Task.WaitAsync(TimeSpan.FromSeconds(10));
-        for (var i = 0; i < Accepted; i++)
-        {
-            using var response = await flow.Client.PostEventAsync(SamplePayloads.Classic);
-            Assert.Equal(HttpStatusCode.OK, response.StatusCode);
-        }
-
-        for (var i = 0; i < Rejected; i++)
-        {
-            using var response = await flow.Client.PostEventAsync("{\"type\":\"nope\"}");
-            Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
-        }
+        await MetricsEndpointTests.SendAsync(flow, Accepted, Rejected);
 
         // The source is process-wide, and other tests of this assembly may run beside this one: at least what was sent.
         // Front-end: Accepted + Rejected requests, Accepted events; back-end: Accepted requests and events.

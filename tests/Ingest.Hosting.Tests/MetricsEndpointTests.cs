@@ -14,17 +14,7 @@ public sealed class MetricsEndpointTests
     public async Task BothServicesCountExactlyTheRequestsTheyServed()
     {
         await using var flow = await Flow.StartAsync(new FlowConfiguration());
-        for (var i = 0; i < Accepted; i++)
-        {
-            using var response = await flow.Client.PostEventAsync(SamplePayloads.Classic);
-            Assert.Equal(HttpStatusCode.OK, response.StatusCode);
-        }
-
-        for (var i = 0; i < Rejected; i++)
-        {
-            using var response = await flow.Client.PostEventAsync("{\"type\":\"nope\"}");
-            Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
-        }
+        await SendAsync(flow, Accepted, Rejected);
 
         // A request's duration is recorded as it completes, just after the client has its answer: poll briefly.
         var frontEnd = await ScrapeUntilAsync(flow.FrontEnd, m => Requests(m, "/ingest/event", "400") == Rejected);
@@ -134,5 +124,22 @@ public sealed class MetricsEndpointTests
         using var listener = new System.Net.Sockets.TcpListener(IPAddress.Loopback, 0);
         listener.Start();
         return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+
+    /// <summary>Sends <paramref name="accepted"/> classic payloads (each answered 200) and <paramref name="rejected"/>
+    /// invalid ones (each answered 400): the traffic the counting tests then look for.</summary>
+    internal static async Task SendAsync(Flow flow, int accepted, int rejected)
+    {
+        for (var i = 0; i < accepted; i++)
+        {
+            using var response = await flow.Client.PostEventAsync(SamplePayloads.Classic);
+            Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        }
+
+        for (var i = 0; i < rejected; i++)
+        {
+            using var response = await flow.Client.PostEventAsync("{\"type\":\"nope\"}");
+            Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
+        }
     }
 }
