@@ -18,8 +18,8 @@ public sealed class LoopConnections
     private TransportLoop[]? _loops;
 
     internal LoopConnections(IServiceProvider services) =>
-        _settings = new(() => services.GetRequiredService<TransportSelector>().Info.Effective is TransportKind.LinuxEpoll or TransportKind.IoUring
-            ? TransportBackends.Settings(services.GetRequiredService<TransportSelector>().Info.Effective, services)
+        _settings = new(() => services.GetRequiredService<TransportSelector>().Info.Effective is var kind and (TransportKind.LinuxEpoll or TransportKind.IoUring)
+            ? TransportBackends.Settings(kind, services)
             : null);
 
     /// <summary>How many loops can own connections: the transport's thread count, or 0 when it has no such loops.</summary>
