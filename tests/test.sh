@@ -46,6 +46,10 @@ for trx in "$results"/dotnet/*.trx; do
         echo "$skips"
         skipped=$((skipped + $(echo "$skips" | wc -l)))
     fi
+    # A failed test's name and the first line of its message, kept for the end of the log (CI shows its tail).
+    awk '/outcome="Failed"/ { match($0, /testName="[^"]*"/); name = substr($0, RSTART + 10, RLENGTH - 11) }
+         name != "" && /<Message>/ { sub(/.*<Message>/, ""); print "FAILED " name ": " substr($0, 1, 400); name = "" }' "$trx" \
+        >> "$results/failures.txt"
 done
 
 # The Go baselines' own tests (unit and end-to-end over loopback): their runner ends "go: N passed, N failed".
@@ -70,5 +74,7 @@ fi
 
 # On a line of its own: progress output above may have left the cursor mid-line.
 echo
+# The failed .NET tests again, right above the totals, so a log cut to its tail still names them.
+[ -s "$results/failures.txt" ] && cat "$results/failures.txt"
 echo "tests: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
