@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Where a front-end's time and resident memory go under the classic payload at 50 connections (10 s of warm-up,
+# Where a front-end's time and resident memory go under the classic payload at 50 connections (CONNECTIONS=N for
+# another count, PERF=0 to leave perf out; 10 s of warm-up,
 # then 14 s measured):
 #  - memory: its smaps_rollup (anonymous vs file-backed pages) idle, after one request and after the load, then
 #    front-end's and back-end's resident memory accounted by what holds it (image, libraries, GC heap, stacks,
@@ -53,19 +54,19 @@ pids+=("$fe")
 for _ in $(seq 1 100); do grep -q "Application started" "$work/front-end.log" 2>/dev/null && grep -q "Application started" "$work/back-end.log" 2>/dev/null && break; sleep 0.2; done
 
 rollup() { awk '/^Rss:|^Anonymous:|^Pss_File:/ {printf "%s %d MB  ", $1, $2 / 1024}' "/proc/$fe/smaps_rollup"; echo; }
-echo "front-end ($flavour${environment[*]:+, ${environment[*]}}${service_args[*]:+, ${service_args[*]}})"
+echo "front-end at ${CONNECTIONS:-50} connections ($flavour${environment[*]:+, ${environment[*]}}${service_args[*]:+, ${service_args[*]}})"
 echo "  idle:           $(rollup)"
 curl -s -o /dev/null -X POST -H 'Content-Type: application/json' --data-binary @"$work/classic.json" "http://127.0.0.1:$fe_port/ingest/event"
 echo "  after 1 request: $(rollup)"
 metrics() { curl -s "http://127.0.0.1:$fe_port/metrics" | grep -E '^dotnet_(gc_pause_time_seconds_total|gc_heap_total_allocated_bytes_total|jit_compilation_time_seconds_total|gc_collections_total\{gc_heap_generation="gen[0-2]"\}|thread_pool_work_item_count_total|gc_last_collection_memory_committed_size_bytes) '; }
 # 10 s of warm-up (tiered compilation settles), then 14 s measured: memory, the runtime's own counters, and perf.
 "$artifacts/Ingest.LoadGen/Ingest.LoadGen" --url "http://127.0.0.1:$fe_port/ingest/event" --body "$work/classic.json" \
-    -c 50 -d 15s --warmup 10s --json "$work/load.json" > /dev/null &
+    -c "${CONNECTIONS:-50}" -d 15s --warmup 10s --json "$work/load.json" > /dev/null &
 load=$!
 sleep 10.5
 metrics > "$work/before.txt"
 python3 "$root/benchmarks/profile-front-end.py" proc "$fe" "$be" > "$work/proc-before.json"
-if command -v perf > /dev/null; then
+if [ "${PERF:-1}" != 0 ] && command -v perf > /dev/null; then
     perf record -F 999 -e cpu-clock -p "$fe" -o "$work/perf.data" -- sleep 14 > "$work/perf.log" 2>&1 || true
 else
     sleep 14

@@ -14,6 +14,11 @@ internal sealed record LabOptions
     /// <summary>Measured repeats per scenario (median and spread come from them). Defaults to 3.</summary>
     public int Repeats { get; init; } = 3;
 
+    /// <summary>Rounds over the whole list of scenarios (<c>--rounds N</c>): each round starts every scenario afresh,
+    /// warms it up and measures its repeats, and the rounds are interleaved, so drift of the machine's speed over minutes
+    /// is spread over every scenario (<see cref="Results.ScenarioRounds"/>). Defaults to 1.</summary>
+    public int Rounds { get; init; } = 1;
+
     /// <summary>The first warm-up phase before the measured repeats, not reported; the warm-up goes on in 2 s slices
     /// while the services are still getting faster, up to <see cref="WarmupLimit"/>. Defaults to 2 s.</summary>
     public TimeSpan Warmup { get; init; } = TimeSpan.FromSeconds(2);
@@ -107,6 +112,9 @@ internal sealed record LabOptions
                 case "--repeats":
                     options = options with { Repeats = PositiveInt(args[i], Value(), errors) };
                     break;
+                case "--rounds":
+                    options = options with { Rounds = PositiveInt(args[i], Value(), errors) };
+                    break;
                 case "--warmup":
                     options = options with { Warmup = Seconds(args[i], Value(), errors, allowZero: true) };
                     break;
@@ -153,6 +161,11 @@ internal sealed record LabOptions
                     errors.Add($"Unknown option '{args[i]}'.");
                     break;
             }
+        }
+
+        if (options.Rounds > 1 && options.FitMemory)
+        {
+            errors.Add("--rounds cannot be combined with --fit-memory: the memory search already runs each scenario several times, against its own first measurement.");
         }
 
         foreach (var set in options.Sets)

@@ -38,7 +38,7 @@ internal sealed class RunCommand(RepositoryLayout layout, TextWriter output)
         var runId = startedAt.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture);
         var folder = Path.Combine(options.Output ?? layout.Results, runId);
         Directory.CreateDirectory(folder);
-        output.WriteLine($"Ingest lab{(options.Smoke ? " smoke (one scenario per way of starting)" : "")}: {scenarios.Count} scenarios ({string.Join(", ", options.Sets)}), {options.Repeats} x {options.Duration.TotalSeconds:0.#} s each after a warm-up of {options.Warmup.TotalSeconds:0.#} s, longer while the services still get faster (at most {options.WarmupLimit.TotalSeconds:0.#} s)");
+        output.WriteLine($"Ingest lab{(options.Smoke ? " smoke (one scenario per way of starting)" : "")}: {scenarios.Count} scenarios ({string.Join(", ", options.Sets)}), {(options.Rounds > 1 ? $"{options.Rounds} interleaved rounds of " : "")}{options.Repeats} x {options.Duration.TotalSeconds:0.#} s each after a warm-up of {options.Warmup.TotalSeconds:0.#} s, longer while the services still get faster (at most {options.WarmupLimit.TotalSeconds:0.#} s)");
         output.WriteLine($"  results: {folder}");
 
         if (options.Install)
@@ -84,7 +84,8 @@ internal sealed class RunCommand(RepositoryLayout layout, TextWriter output)
             pinning.Describe(),
             wrk is not null,
             $"the load generator, the front-end(s) and the back-end share this machine's {machine.Cores} cores"
-            + (options.Limits.IsNone && !options.FitMemory ? "" : $"; every front-end and back-end runs in cgroups of its own (cgroup v1), limits {options.Limits.Describe()}{(options.FitMemory ? ", memory searched per scenario (--fit-memory)" : "")}"));
+            + (options.Limits.IsNone && !options.FitMemory ? "" : $"; every front-end and back-end runs in cgroups of its own (cgroup v1), limits {options.Limits.Describe()}{(options.FitMemory ? ", memory searched per scenario (--fit-memory)" : "")}"),
+            options.Rounds);
         var results = new List<ScenarioResult>();
         RunReport Report(DateTimeOffset? finished) => new()
         {
@@ -97,27 +98,40 @@ internal sealed class RunCommand(RepositoryLayout layout, TextWriter output)
             Scenarios = results,
         };
 
-        for (var i = 0; i < scenarios.Count; i++)
+        // Round after round over the whole list (--rounds): a scenario's rounds are folded into one result.
+        for (var round = 1; round <= options.Rounds; round++)
         {
-            var scenario = scenarios[i];
-            var prefix = $"[{i + 1}/{scenarios.Count}] {scenario.Id}";
-            output.WriteLine($"{prefix}: {scenario.Title}");
-            void Progress(string step) => output.WriteLine($"      {step}");
-            // With --fit-memory the scenario's own row is measured without a memory limit (the CPU limit kept): the
-            // throughput every probe of the search must keep.
-            var limits = options.FitMemory ? options.Limits.WithMemory(null) : options.Limits;
-            var result = await runner.RunAsync(scenario, limits, Progress, cancellationToken);
-            if (options.FitMemory)
+            for (var i = 0; i < scenarios.Count; i++)
             {
-                result = result with
+                var scenario = scenarios[i];
+                var prefix = options.Rounds > 1 ? $"[round {round}/{options.Rounds}, {i + 1}/{scenarios.Count}] {scenario.Id}" : $"[{i + 1}/{scenarios.Count}] {scenario.Id}";
+                output.WriteLine($"{prefix}: {scenario.Title}");
+                void Progress(string step) => output.WriteLine($"      {step}");
+                // With --fit-memory the scenario's own row is measured without a memory limit (the CPU limit kept): the
+                // throughput every probe of the search must keep.
+                var limits = options.FitMemory ? options.Limits.WithMemory(null) : options.Limits;
+                var result = await runner.RunAsync(scenario, limits, Progress, cancellationToken);
+                if (options.FitMemory)
                 {
-                    MemoryFit = await MemoryFitSearch.SearchAsync(result, limits, l => runner.RunAsync(scenario, l, Progress, cancellationToken), Progress),
-                };
-            }
+                    result = result with
+                    {
+                        MemoryFit = await MemoryFitSearch.SearchAsync(result, limits, l => runner.RunAsync(scenario, l, Progress, cancellationToken), Progress),
+                    };
+                }
 
-            results.Add(result);
-            output.WriteLine("      " + Line(result));
-            ResultFiles.WriteAll(folder, Report(null));
+                output.WriteLine("      " + Line(result));
+                if (round == 1)
+                {
+                    results.Add(result);
+                }
+                else
+                {
+                    results[i] = ScenarioRounds.Merge(results[i], result, round);
+                    output.WriteLine($"      rounds 1-{round}: " + Line(results[i]));
+                }
+
+                ResultFiles.WriteAll(folder, Report(null));
+            }
         }
 
         ResultFiles.WriteAll(folder, Report(DateTimeOffset.UtcNow));

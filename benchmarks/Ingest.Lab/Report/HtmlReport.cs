@@ -50,7 +50,7 @@ internal static class HtmlReport
         html.Append(CultureInfo.InvariantCulture, $"<h1>Ingest lab run {SvgChart.Escape(report.RunId)}</h1><div class=\"meta\">");
         html.Append(CultureInfo.InvariantCulture, $"<p><code>{SvgChart.Escape(report.Command)}</code> — started {report.StartedAt:u}{(report.FinishedAt is { } f ? $", finished {f:u}" : ", not finished")}</p>");
         html.Append(CultureInfo.InvariantCulture, $"<p>{SvgChart.Escape(m.CpuModel)}, {m.Cores} cores, {Format.Mb(m.MemoryBytes)}; kernel {SvgChart.Escape(m.Kernel)}; {SvgChart.Escape(m.DotNet)}; {SvgChart.Escape(m.Go ?? "no Go")}; {SvgChart.Escape(m.Wrk ?? "no wrk")}; load average at start {m.LoadAverage.ToString("0.00", CultureInfo.InvariantCulture)}.</p>");
-        html.Append(CultureInfo.InvariantCulture, $"<p>{s.Repeats} measured repeats of {s.DurationSeconds:0.#} s after {s.WarmupSeconds:0.#} s warm-up per scenario; figures are medians with (min–max). Placement: {SvgChart.Escape(s.Placement)}; {SvgChart.Escape(s.Pinning)}.</p></div>");
+        html.Append(CultureInfo.InvariantCulture, $"<p>{(s.Rounds > 1 ? $"{s.Rounds} interleaved rounds of " : "")}{s.Repeats} measured repeats of {s.DurationSeconds:0.#} s after {s.WarmupSeconds:0.#} s warm-up per scenario; figures are medians with (min–max). Placement: {SvgChart.Escape(s.Placement)}; {SvgChart.Escape(s.Pinning)}.</p></div>");
     }
 
     private static void Set(StringBuilder html, string name, List<ScenarioResult> scenarios)

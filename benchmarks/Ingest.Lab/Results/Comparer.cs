@@ -13,8 +13,8 @@ internal static class Comparer
     public static string Compare(RunReport a, RunReport b)
     {
         var text = new StringBuilder();
-        text.AppendLine(CultureInfo.InvariantCulture, $"A: {a.RunId} ({a.Machine.CpuModel}, {a.Machine.Cores} cores, {a.Settings.Repeats}x{a.Settings.DurationSeconds:0.#} s)");
-        text.AppendLine(CultureInfo.InvariantCulture, $"B: {b.RunId} ({b.Machine.CpuModel}, {b.Machine.Cores} cores, {b.Settings.Repeats}x{b.Settings.DurationSeconds:0.#} s)");
+        text.AppendLine(CultureInfo.InvariantCulture, $"A: {a.RunId} ({a.Machine.CpuModel}, {a.Machine.Cores} cores, {a.Settings.Rounds}x{a.Settings.Repeats}x{a.Settings.DurationSeconds:0.#} s)");
+        text.AppendLine(CultureInfo.InvariantCulture, $"B: {b.RunId} ({b.Machine.CpuModel}, {b.Machine.Cores} cores, {b.Settings.Rounds}x{b.Settings.Repeats}x{b.Settings.DurationSeconds:0.#} s)");
         if (a.Machine.CpuModel != b.Machine.CpuModel || a.Machine.Cores != b.Machine.Cores)
         {
             text.AppendLine("Note: the runs were measured on different machines; ratios compare machines as much as configurations.");

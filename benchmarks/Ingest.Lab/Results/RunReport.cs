@@ -32,4 +32,5 @@ internal sealed record RunSettings(
     double DurationSeconds,
     string Pinning,
     bool CrossCheckWithWrk,
-    string Placement);
+    string Placement,
+    int Rounds = 1);
