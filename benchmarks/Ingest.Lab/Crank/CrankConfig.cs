@@ -37,6 +37,7 @@ internal static class CrankConfig
         ["DOTNET_gcServer"] = "gcServer",
         ["DOTNET_GCDynamicAdaptationMode"] = "gcDynamicAdaptationMode",
         ["DOTNET_GCgen0size"] = "gcGen0Size",
+        ["DOTNET_SYSTEM_BUFFERS_SHAREDARRAYPOOL_MAXARRAYSPERPARTITION"] = "arrayPoolArraysPerCore",
         ["DOTNET_gcConcurrent"] = "gcConcurrent",
         ["DOTNET_TieredPGO"] = "tieredPgo",
     };
@@ -225,6 +226,8 @@ internal static class CrankConfig
           gcServer: 0
           gcDynamicAdaptationMode: 1
           gcGen0Size: 0
+          # Free arrays per size and core in the shared ArrayPool; 0 leaves the runtime's 32.
+          arrayPoolArraysPerCore: 0
           gcConcurrent: 1
           tieredPgo: 1
           goClient: pooled
@@ -319,6 +322,7 @@ internal static class CrankConfig
               DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS: '{{socketsInlineCompletions}}'
               DOTNET_GCDynamicAdaptationMode: '{{gcDynamicAdaptationMode}}'
               DOTNET_GCgen0size: '{{gcGen0Size}}'
+              DOTNET_SYSTEM_BUFFERS_SHAREDARRAYPOOL_MAXARRAYSPERPARTITION: '{{arrayPoolArraysPerCore}}'
               DOTNET_gcConcurrent: '{{gcConcurrent}}'
               DOTNET_TieredPGO: '{{tieredPgo}}'
             readyStateText: Application started.
@@ -352,6 +356,7 @@ internal static class CrankConfig
               DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS: '{{socketsInlineCompletions}}'
               DOTNET_GCDynamicAdaptationMode: '{{gcDynamicAdaptationMode}}'
               DOTNET_GCgen0size: '{{gcGen0Size}}'
+              DOTNET_SYSTEM_BUFFERS_SHAREDARRAYPOOL_MAXARRAYSPERPARTITION: '{{arrayPoolArraysPerCore}}'
               DOTNET_gcConcurrent: '{{gcConcurrent}}'
               DOTNET_TieredPGO: '{{tieredPgo}}'
             readyStateText: Application started.
@@ -373,6 +378,7 @@ internal static class CrankConfig
               --urls http://{{backendAddress}}:{{backendPort}} --Ingest:ApiStyle {{apiStyle}} --Sinks:Default {{sink}}
             environmentVariables:
               DOTNET_GCgen0size: '{{gcGen0Size}}'
+              DOTNET_SYSTEM_BUFFERS_SHAREDARRAYPOOL_MAXARRAYSPERPARTITION: '{{arrayPoolArraysPerCore}}'
               DOTNET_gcConcurrent: '{{gcConcurrent}}'
               DOTNET_TieredPGO: '{{tieredPgo}}'
             readyStateText: Application started.
@@ -388,6 +394,7 @@ internal static class CrankConfig
               --Ingest:ApiStyle {{apiStyle}} --Forwarding:ClientStrategy {{clientStrategy}}
             environmentVariables:
               DOTNET_GCgen0size: '{{gcGen0Size}}'
+              DOTNET_SYSTEM_BUFFERS_SHAREDARRAYPOOL_MAXARRAYSPERPARTITION: '{{arrayPoolArraysPerCore}}'
               DOTNET_gcConcurrent: '{{gcConcurrent}}'
               DOTNET_TieredPGO: '{{tieredPgo}}'
             readyStateText: Application started.
