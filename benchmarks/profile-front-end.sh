@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Where a front-end's time and resident memory go under the classic payload at 50 connections (CONNECTIONS=N for
-# another count, PERF=0 to leave perf out; 10 s of warm-up,
+# another count, PERF=0 to leave perf out, FRONT_END=<publish folder> for another build; 10 s of warm-up,
 # then 14 s measured):
 #  - memory: its smaps_rollup (anonymous vs file-backed pages) idle, after one request and after the load, then
 #    front-end's and back-end's resident memory accounted by what holds it (image, libraries, GC heap, stacks,
@@ -29,6 +29,10 @@ case "$flavour" in
     aot) front=("$artifacts/Ingest.FrontEnd-PublishAot_true-RuntimeIdentifier_linux-x64/Ingest.FrontEnd") ;;
     *) echo "usage: $0 [jit|aot] [VAR=value ...]" >&2; exit 2 ;;
 esac
+# FRONT_END=<folder> profiles a front-end published elsewhere (e.g. Native AOT with other publish properties).
+if [ -n "${FRONT_END:-}" ]; then
+    if [ "$flavour" = aot ]; then front=("$FRONT_END/Ingest.FrontEnd"); else front=(dotnet "$FRONT_END/Ingest.FrontEnd.dll"); fi
+fi
 hint=""
 [ "$flavour" = aot ] && hint=" -- --set aot"
 for needed in "$artifacts/Ingest.BackEnd/Ingest.BackEnd.dll" "$artifacts/Ingest.LoadGen/Ingest.LoadGen" "${front[-1]}"; do
