@@ -28,6 +28,13 @@ for project in tests/*/*.Tests.csproj; do
         -- RunConfiguration.TreatNoTestsAsError=true || dotnet_exit=$?
 done
 
+# One line per test of a TRX file with the given outcome: "<LABEL> <test name>: <first line of its message>".
+outcomes() {
+    awk -v outcome="$1" -v label="$2" '
+        index($0, "outcome=\"" outcome "\"") { match($0, /testName="[^"]*"/); name = substr($0, RSTART + 10, RLENGTH - 11) }
+        name != "" && /<Message>/ { sub(/.*<Message>/, ""); sub(/<\/Message>.*/, ""); print label " " name ": " $0; name = "" }' "$3"
+}
+
 passed=0
 failed=0
 skipped=0
@@ -40,16 +47,13 @@ for trx in "$results"/dotnet/*.trx; do
     failed=$((failed + ${f:-0}))
     # A skipped test is never silent: its name and the reason it gave (a tool this machine cannot install).
     # (The TRX counters leave skips out: notExecuted stays 0.)
-    skips=$(awk '/outcome="NotExecuted"/ { match($0, /testName="[^"]*"/); name = substr($0, RSTART + 10, RLENGTH - 11) }
-         name != "" && /<Message>/ { sub(/.*<Message>/, ""); sub(/<\/Message>.*/, ""); print "SKIPPED " name ": " $0; name = "" }' "$trx")
+    skips=$(outcomes NotExecuted SKIPPED "$trx")
     if [ -n "$skips" ]; then
         echo "$skips"
         skipped=$((skipped + $(echo "$skips" | wc -l)))
     fi
     # A failed test's name and the first line of its message, kept for the end of the log (CI shows its tail).
-    awk '/outcome="Failed"/ { match($0, /testName="[^"]*"/); name = substr($0, RSTART + 10, RLENGTH - 11) }
-         name != "" && /<Message>/ { sub(/.*<Message>/, ""); print "FAILED " name ": " substr($0, 1, 400); name = "" }' "$trx" \
-        >> "$results/failures.txt"
+    outcomes Failed FAILED "$trx" >> "$results/failures.txt"
 done
 
 # The Go baselines' own tests (unit and end-to-end over loopback): their runner ends "go: N passed, N failed".
