@@ -24,15 +24,12 @@ environment=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do environment+=("$1"); shift; done
 [ "${1:-}" = "--" ] && shift
 service_args=("$@")
+# FRONT_END=<folder> profiles a front-end published elsewhere (e.g. Native AOT with other publish properties).
 case "$flavour" in
-    jit) front=(dotnet "$artifacts/Ingest.FrontEnd/Ingest.FrontEnd.dll") ;;
-    aot) front=("$artifacts/Ingest.FrontEnd-PublishAot_true-RuntimeIdentifier_linux-x64/Ingest.FrontEnd") ;;
+    jit) front=(dotnet "${FRONT_END:-$artifacts/Ingest.FrontEnd}/Ingest.FrontEnd.dll") ;;
+    aot) front=("${FRONT_END:-$artifacts/Ingest.FrontEnd-PublishAot_true-RuntimeIdentifier_linux-x64}/Ingest.FrontEnd") ;;
     *) echo "usage: $0 [jit|aot] [VAR=value ...]" >&2; exit 2 ;;
 esac
-# FRONT_END=<folder> profiles a front-end published elsewhere (e.g. Native AOT with other publish properties).
-if [ -n "${FRONT_END:-}" ]; then
-    if [ "$flavour" = aot ]; then front=("$FRONT_END/Ingest.FrontEnd"); else front=(dotnet "$FRONT_END/Ingest.FrontEnd.dll"); fi
-fi
 hint=""
 [ "$flavour" = aot ] && hint=" -- --set aot"
 for needed in "$artifacts/Ingest.BackEnd/Ingest.BackEnd.dll" "$artifacts/Ingest.LoadGen/Ingest.LoadGen" "${front[-1]}"; do
