@@ -31,6 +31,7 @@ public static class IngestForwardingExtensions
 
         services.AddSingleton(static sp =>
             BackEndClientSources.Create(Forwarding(sp).ClientStrategy, sp.GetRequiredService<BackEndHandlerFactory>(), sp));
+        services.AddSingleton(static sp => BackEndClientSources.CreateSender(Forwarding(sp).ClientStrategy, sp));
         services.AddSingleton<BackEndForwarder>();
         services.AddSingleton(static sp =>
         {

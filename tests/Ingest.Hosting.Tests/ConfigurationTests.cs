@@ -19,6 +19,7 @@ public sealed class ConfigurationTests
     [InlineData("Ingest:MaxBodyBytes", "0", "Ingest:MaxBodyBytes = 0 is outside")]
     [InlineData("Ingest:ApiStyle", "7", "Ingest:ApiStyle = 7 is not one of Minimal, Mvc, Raw")]
     [InlineData("Forwarding:ClientStrategy", "Loop", "Forwarding:ClientStrategy=Loop needs a transport whose loops can own the forward's connections")]
+    [InlineData("Forwarding:ClientStrategy", "LoopDirect", "Forwarding:ClientStrategy=LoopDirect needs a transport whose loops can own the forward's connections")]
     public async Task AFrontEndWithBadSettingsRefusesToStartAndNamesTheKey(string? key, string? value, string message)
     {
         var settings = new Dictionary<string, string?>();
@@ -92,9 +93,21 @@ public sealed class ConfigurationTests
         Assert.Equal(HttpStatusCode.BadGateway, response.StatusCode);
     }
 
+    [Fact]
+    public async Task LoopDirectWithHttp2RefusesToStartAndNamesTheKey()
+    {
+        var settings = new FlowConfiguration(Strategy: ClientStrategy.LoopDirect).FrontEnd(
+            [new Uri("http://127.0.0.1:1")], new() { ["Forwarding:Protocol"] = nameof(BackEndProtocol.Http2) });
+
+        var error = await Assert.ThrowsAsync<OptionsValidationException>(() => ServiceHost.StartAsync(ServiceRole.FrontEnd, settings));
+
+        Assert.Contains("Forwarding:Protocol = Http2 with ClientStrategy=LoopDirect", error.Message, StringComparison.Ordinal);
+    }
+
     [Theory]
     [InlineData(ClientStrategy.Static)]
     [InlineData(ClientStrategy.Loop)]
+    [InlineData(ClientStrategy.LoopDirect)]
     public async Task ForwardsOverAUnixDomainSocket(ClientStrategy strategy)
     {
         var path = Path.Combine(Path.GetTempPath(), $"ingest-{Guid.NewGuid():N}.sock");

@@ -33,7 +33,7 @@ public sealed class FlowMatrixTests
             foreach (var strategy in Enum.GetValues<ClientStrategy>())
             {
                 // Loop-owned connections need a transport with its own loops (the start-up refusal is tested in ConfigurationTests).
-                if (strategy == ClientStrategy.Loop && transport is not (TransportKind.LinuxEpoll or TransportKind.IoUring))
+                if (strategy.NeedsLoops() && transport is not (TransportKind.LinuxEpoll or TransportKind.IoUring))
                 {
                     continue;
                 }

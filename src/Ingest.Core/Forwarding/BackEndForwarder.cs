@@ -15,7 +15,8 @@ namespace Ingest.Core.Forwarding;
 
 /// <summary>
 /// Forwards a list of events to every back-end as one <c>POST /ingest/data</c> each, with the configured client
-/// strategy and protocol. Resilience is in the client's handler chain (<see cref="BackEndResilience"/>): an overall
+/// strategy and protocol (the strategy's <see cref="IBackEndSender"/>). Resilience is around every send
+/// (<see cref="BackEndResilience"/>): an overall
 /// timeout, retries (safe: every forward carries an <c>Idempotency-Key</c> the back-end persists once, and the
 /// handler re-sends the same message, key and body), a circuit breaker per back-end shared by every client so a
 /// dead one costs microseconds, and an attempt timeout. Outcomes map to the contract's 502, 503 and 504.
@@ -27,36 +28,29 @@ public sealed partial class BackEndForwarder : IEventForwarder
     /// <summary>The header that lets the back-end persist a retried forward once (IETF draft-ietf-httpapi-idempotency-key-header).</summary>
     public const string IdempotencyKeyHeader = "Idempotency-Key";
 
-    private readonly IBackEndClientSource _clients;
+    private readonly IBackEndSender _sender;
     private readonly IIngestSerializer _serializer;
     private readonly ILogger<BackEndForwarder> _logger;
     private readonly IReadOnlyList<Uri> _targets;
-    private readonly Version _version;
     private readonly ForwardingOptions _options;
     private readonly bool _blocking;
     private readonly IngestMetrics? _metrics;
 
-    private readonly string? _sharedKey;
-
     public BackEndForwarder(
-        IBackEndClientSource clients,
+        IBackEndSender sender,
         BackEndResilience resilience,
         IIngestSerializer serializer,
         IOptions<ForwardingOptions> options,
         ILogger<BackEndForwarder> logger,
-        IOptions<Security.SecurityOptions>? security = null,
         IngestMetrics? metrics = null)
     {
         _metrics = metrics;
         _options = options.Value;
-        _sharedKey = security?.Value.SharedKey is { Length: > 0 } sharedKey ? sharedKey : null;
-        _clients = clients;
+        _sender = sender;
         _serializer = serializer;
         _logger = logger;
-        // The resilience handler's own URI instances: it finds a request's pipeline by reference.
         _targets = resilience.Targets;
-        _version = _options.Protocol == BackEndProtocol.Http2 ? HttpVersion.Version20 : HttpVersion.Version11;
-        _blocking = clients.Strategy == ClientStrategy.PerRequestBlocking;
+        _blocking = _options.ClientStrategy == ClientStrategy.PerRequestBlocking;
     }
 
     public IReadOnlyList<Uri> Targets => _targets;
@@ -143,24 +137,18 @@ public sealed partial class BackEndForwarder : IEventForwarder
     private async Task<IngestProblem?> SendOnceAsync(int index, PooledBufferWriter body, string key, CancellationToken cancellationToken)
     {
         var target = _targets[index];
-        var client = _clients.Acquire();
         try
         {
-            // One message per forward and back-end: the resilience handler re-sends it on a retry, with the same key.
-            using var request = CreateRequest(target, body, key);
-            // Headers only: the forwarder reads nothing but the status and Retry-After, and with the default
-            // (ResponseContentRead) HttpClient would buffer the body after the handler chain returned, outside the
-            // resilience handler's deadlines, so a back-end stalling mid-body would not be bounded by them.
-            using var response = await client.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, cancellationToken);
-            if (response.IsSuccessStatusCode)
+            var reply = await _sender.SendAsync(index, body.WrittenMemory, key, cancellationToken);
+            if (reply.IsSuccess)
             {
                 return null;
             }
 
-            LogRejected(_logger, target, (int)response.StatusCode);
-            return response.StatusCode == HttpStatusCode.ServiceUnavailable
-                ? IngestProblem.Overloaded($"The back-end {target.Authority} is unavailable (its store is down or it sheds load).", RetryAfter(response))
-                : IngestProblem.Create(ProblemKind.BackEndFailed, $"The back-end {target.Authority} answered {(int)response.StatusCode}.");
+            LogRejected(_logger, target, reply.Status);
+            return reply.Status == (int)HttpStatusCode.ServiceUnavailable
+                ? IngestProblem.Overloaded($"The back-end {target.Authority} is unavailable (its store is down or it sheds load).", Math.Max(1, reply.RetryAfterSeconds))
+                : IngestProblem.Create(ProblemKind.BackEndFailed, $"The back-end {target.Authority} answered {reply.Status}.");
         }
         catch (TimeoutRejectedException)
         {
@@ -177,33 +165,6 @@ public sealed partial class BackEndForwarder : IEventForwarder
             LogFailed(_logger, target, ex.HttpRequestError, ex.Message);
             return IngestProblem.Create(ProblemKind.BackEndFailed, $"The back-end {target.Authority} could not be reached: {ex.HttpRequestError}.");
         }
-        finally
-        {
-            _clients.Release(client);
-        }
-    }
-
-    private static int RetryAfter(HttpResponseMessage response) =>
-        response.Headers.RetryAfter?.Delta is { } delta ? Math.Max(1, (int)Math.Ceiling(delta.TotalSeconds)) : 1;
-
-    /// <summary>The forward's request over the pooled body, not copied: <see cref="ByteArrayContent"/> can be read
-    /// once per attempt, and the body outlives every attempt (it is returned to the pool when the forward ends).</summary>
-    private HttpRequestMessage CreateRequest(Uri target, PooledBufferWriter body, string key)
-    {
-        var request = new HttpRequestMessage(HttpMethod.Post, target)
-        {
-            Version = _version,
-            VersionPolicy = HttpVersionPolicy.RequestVersionExact,
-            Content = new ByteArrayContent(body.UnderlyingArray, 0, body.WrittenCount),
-        };
-        request.Content.Headers.TryAddWithoutValidation("Content-Type", "application/json");
-        request.Headers.TryAddWithoutValidation(IdempotencyKeyHeader, key);
-        if (_sharedKey is not null)
-        {
-            request.Headers.TryAddWithoutValidation(Security.SecurityOptions.SharedKeyHeader, _sharedKey);
-        }
-
-        return request;
     }
 
     [LoggerMessage(EventId = 100, Level = LogLevel.Debug, Message = "Back-end {Target} answered {Status}.")]

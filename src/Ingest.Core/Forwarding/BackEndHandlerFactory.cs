@@ -30,18 +30,23 @@ public sealed class BackEndHandlerFactory(IOptions<ForwardingOptions> options, B
             EnableMultipleHttp2Connections = true,
         };
 
-        // Every forward goes to the Unix socket when one is configured, whatever the URL's host says.
-        EndPoint? unixSocket = o.UnixSocketPath is { } path ? new UnixDomainSocketEndPoint(path) : null;
-        if (connect is null && unixSocket is null)
+        if (connect is null && o.UnixSocketPath is null)
         {
             return handler;
         }
 
         connect ??= ConnectSocketAsync;
         handler.ConnectCallback = async (context, cancellationToken) =>
-            await connect(unixSocket ?? await ResolveAsync(context.DnsEndPoint, cancellationToken), cancellationToken);
+            await connect(await EndPointAsync(context.DnsEndPoint.Host, context.DnsEndPoint.Port, cancellationToken), cancellationToken);
         return handler;
     }
+
+    /// <summary>Where a connection to back-end <paramref name="host"/>:<paramref name="port"/> goes: the Unix socket when one
+    /// is configured (every forward goes there, whatever the URL's host says), else the host's first address.</summary>
+    internal ValueTask<EndPoint> EndPointAsync(string host, int port, CancellationToken cancellationToken) =>
+        options.Value.UnixSocketPath is { } path
+            ? ValueTask.FromResult<EndPoint>(new UnixDomainSocketEndPoint(path))
+            : ResolveAsync(new DnsEndPoint(host, port), cancellationToken);
 
     private static async ValueTask<EndPoint> ResolveAsync(DnsEndPoint endPoint, CancellationToken cancellationToken)
     {

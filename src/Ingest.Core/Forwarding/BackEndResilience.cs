@@ -1,6 +1,10 @@
+using System.Diagnostics.CodeAnalysis;
 using Microsoft.Extensions.Http.Resilience;
 using Microsoft.Extensions.Options;
 using Polly;
+using Polly.CircuitBreaker;
+using Polly.Retry;
+using Polly.Timeout;
 
 namespace Ingest.Core.Forwarding;
 
@@ -25,28 +29,39 @@ namespace Ingest.Core.Forwarding;
 /// </remarks>
 public sealed class BackEndResilience
 {
+    private readonly ForwardingOptions _options;
     private readonly Uri[] _targets;
     private readonly ResiliencePipeline<HttpResponseMessage>[] _pipelines;
     private readonly Func<HttpRequestMessage, ResiliencePipeline<HttpResponseMessage>> _select;
 
     public BackEndResilience(IOptions<ForwardingOptions> options)
     {
-        var o = options.Value;
-        _targets = Array.ConvertAll(o.BackEnds, b => new Uri(new Uri(b), BackEndForwarder.DataPath));
+        _options = options.Value;
+        _targets = Array.ConvertAll(_options.BackEnds, b => new Uri(new Uri(b), BackEndForwarder.DataPath));
+        _pipelines = CreatePipelines<HttpResponseMessage>(HttpClientResiliencePredicates.IsTransient);
+        _select = Select;
+    }
 
-        // Back-ends listed twice under one authority are one server: they share one pipeline, hence one breaker.
-        var byAuthority = new Dictionary<string, ResiliencePipeline<HttpResponseMessage>>(StringComparer.OrdinalIgnoreCase);
-        _pipelines = Array.ConvertAll(_targets, target =>
+    /// <summary>
+    /// One pipeline per target for a client whose answers are <typeparamref name="T"/>
+    /// (<see cref="ClientStrategy.LoopDirect"/>'s <see cref="BackEndReply"/>): the same strategies from the same
+    /// options, with <paramref name="isTransient"/> as what the retry and the breaker count as a failure. Targets
+    /// listed twice under one authority are one server: they share one pipeline, hence one breaker. Call it once per
+    /// front-end, like this class's own HttpResponseMessage pipelines, so every connection shares the breakers.
+    /// </summary>
+    public ResiliencePipeline<T>[] CreatePipelines<[DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.All)] T>(Func<Outcome<T>, bool> isTransient)
+    {
+        var byAuthority = new Dictionary<string, ResiliencePipeline<T>>(StringComparer.OrdinalIgnoreCase);
+        return Array.ConvertAll(_targets, target =>
         {
             var authority = Authority(target);
             if (!byAuthority.TryGetValue(authority, out var pipeline))
             {
-                byAuthority[authority] = pipeline = Build(o);
+                byAuthority[authority] = pipeline = Build(_options, isTransient);
             }
 
             return pipeline;
         });
-        _select = Select;
     }
 
     /// <summary>The <c>/ingest/data</c> URI of every configured back-end, in configuration order.</summary>
@@ -94,33 +109,37 @@ public sealed class BackEndResilience
 
     private static string Authority(Uri target) => target.GetComponents(UriComponents.SchemeAndServer, UriFormat.UriEscaped);
 
-    private static ResiliencePipeline<HttpResponseMessage> Build(ForwardingOptions o)
+    private static ResiliencePipeline<T> Build<[DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.All)] T>(ForwardingOptions o, Func<Outcome<T>, bool> isTransient)
     {
+        // The HTTP strategy options of Microsoft.Extensions.Http.Resilience are these with its HttpResponseMessage
+        // predicate; written out once here so LoopDirect's answers get the very same strategies.
         // Outermost first: the whole forward's deadline, then retries, then the breaker, then each attempt's deadline.
-        var builder = new ResiliencePipelineBuilder<HttpResponseMessage>()
-            .AddTimeout(new HttpTimeoutStrategyOptions { Name = "forward-timeout", Timeout = TimeSpan.FromMilliseconds(o.TimeoutMilliseconds) });
+        var builder = new ResiliencePipelineBuilder<T>()
+            .AddTimeout(new TimeoutStrategyOptions { Name = "forward-timeout", Timeout = TimeSpan.FromMilliseconds(o.TimeoutMilliseconds) });
         if (o.RetryAttempts > 0)
         {
-            builder.AddRetry(new HttpRetryStrategyOptions
+            // A 503's Retry-After is for the front-end's caller, not for the retry: the back-end's value is in whole
+            // seconds, the forward's budget (TimeoutMilliseconds) is usually shorter, so waiting for it would turn a
+            // clear 503 into a 504 of unknown outcome while holding an in-flight slot. The retry keeps its own
+            // back-off (no DelayGenerator reads the header); if every attempt fails, the caller gets the 503 with
+            // its Retry-After.
+            builder.AddRetry(new RetryStrategyOptions<T>
             {
                 Name = "forward-retry",
+                ShouldHandle = args => new ValueTask<bool>(isTransient(args.Outcome)),
                 MaxRetryAttempts = o.RetryAttempts,
                 Delay = TimeSpan.FromMilliseconds(o.RetryBaseDelayMilliseconds),
                 BackoffType = DelayBackoffType.Exponential,
                 UseJitter = true,
-                // A 503's Retry-After is for the front-end's caller, not for the retry: the back-end's value is in
-                // whole seconds, the forward's budget (TimeoutMilliseconds) is usually shorter, so waiting for it
-                // would turn a clear 503 into a 504 of unknown outcome while holding an in-flight slot. The retry
-                // keeps its own back-off; if every attempt fails, the caller gets the 503 with its Retry-After.
-                ShouldRetryAfterHeader = false,
             });
         }
 
         if (o.BreakerBreakSeconds > 0)
         {
-            builder.AddCircuitBreaker(new HttpCircuitBreakerStrategyOptions
+            builder.AddCircuitBreaker(new CircuitBreakerStrategyOptions<T>
             {
                 Name = "forward-breaker",
+                ShouldHandle = args => new ValueTask<bool>(isTransient(args.Outcome)),
                 FailureRatio = o.BreakerFailureRatio,
                 MinimumThroughput = o.BreakerMinimumThroughput,
                 SamplingDuration = TimeSpan.FromSeconds(o.BreakerSamplingSeconds),
@@ -129,7 +148,7 @@ public sealed class BackEndResilience
         }
 
         return builder
-            .AddTimeout(new HttpTimeoutStrategyOptions { Name = "attempt-timeout", Timeout = TimeSpan.FromMilliseconds(o.AttemptTimeoutMilliseconds) })
+            .AddTimeout(new TimeoutStrategyOptions { Name = "attempt-timeout", Timeout = TimeSpan.FromMilliseconds(o.AttemptTimeoutMilliseconds) })
             .Build();
     }
 }

@@ -20,4 +20,16 @@ public enum ClientStrategy
     /// a request forwarded from a loop thread goes out and comes back on that thread, with no hop through the
     /// runtime's socket engine or the thread pool.</summary>
     Loop,
+
+    /// <summary><see cref="Loop"/>'s connections without HttpClient: the front-end's own HTTP/1.1 client writes each
+    /// forward into a loop-owned connection and reads the back-end's answer off it (status, framing, Retry-After),
+    /// with the same resilience pipeline (timeouts, retries, shared breaker) around every attempt. HTTP/1.1 only.</summary>
+    LoopDirect,
+}
+
+/// <summary>What a <see cref="ClientStrategy"/> needs from its host.</summary>
+public static class ClientStrategies
+{
+    /// <summary>Whether the strategy forwards over connections the server transport's loops own.</summary>
+    public static bool NeedsLoops(this ClientStrategy strategy) => strategy is ClientStrategy.Loop or ClientStrategy.LoopDirect;
 }

@@ -4,21 +4,30 @@ using Microsoft.Extensions.Options;
 namespace Ingest.Core.Forwarding;
 
 /// <summary>Start-up checks of <see cref="ForwardingOptions"/>; every message names the key to change.</summary>
-/// <param name="loops">The server transport's loops, when the host has them; <see cref="ClientStrategy.Loop"/> needs them.</param>
+/// <param name="loops">The server transport's loops, when the host has them; <see cref="ClientStrategy.Loop"/> and
+/// <see cref="ClientStrategy.LoopDirect"/> need them.</param>
 public sealed class ForwardingOptionsValidator(IForwardLoops? loops = null) : IValidateOptions<ForwardingOptions>
 {
-    /// <summary>Why <see cref="ClientStrategy.Loop"/> cannot run, and what to change.</summary>
-    public const string LoopNeedsOwnTransport =
-        "Forwarding:ClientStrategy=Loop needs a transport whose loops can own the forward's connections: set Kestrel:Transport " +
+    /// <summary>Why <paramref name="strategy"/> (<see cref="ClientStrategy.Loop"/> or <see cref="ClientStrategy.LoopDirect"/>)
+    /// cannot run, and what to change.</summary>
+    public static string LoopNeedsOwnTransport(ClientStrategy strategy) =>
+        $"Forwarding:ClientStrategy={strategy} needs a transport whose loops can own the forward's connections: set Kestrel:Transport " +
         "to LinuxEpoll or IoUring (Sockets and Libuv have no such loops, and a fallback to Sockets has none either), or choose " +
         "another Forwarding:ClientStrategy (Static is the usual one).";
 
     public ValidateOptionsResult Validate(string? name, ForwardingOptions options)
     {
         var checks = new OptionChecks(ForwardingOptions.SectionName);
-        if (options.ClientStrategy == ClientStrategy.Loop && (loops is null || loops.Count == 0))
+        if (options.ClientStrategy.NeedsLoops() && (loops is null || loops.Count == 0))
         {
-            checks.Fail(LoopNeedsOwnTransport);
+            checks.Fail(LoopNeedsOwnTransport(options.ClientStrategy));
+        }
+
+        if (options.ClientStrategy == ClientStrategy.LoopDirect && options.Protocol != BackEndProtocol.Http11)
+        {
+            checks.Fail(
+                $"{checks.Key(nameof(options.Protocol))} = {options.Protocol} with ClientStrategy=LoopDirect: its own client speaks " +
+                "HTTP/1.1 only. Use Protocol=Http11, or ClientStrategy=Loop for h2c over the loops' connections.");
         }
 
         if (options.BackEnds.Length == 0)

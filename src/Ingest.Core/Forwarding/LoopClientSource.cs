@@ -15,7 +15,7 @@ internal sealed class LoopClientSource : IBackEndClientSource, IDisposable
     {
         if (loops.Count == 0)
         {
-            throw new InvalidOperationException(ForwardingOptionsValidator.LoopNeedsOwnTransport);
+            throw new InvalidOperationException(ForwardingOptionsValidator.LoopNeedsOwnTransport(ClientStrategy.Loop));
         }
 
         _loops = loops;

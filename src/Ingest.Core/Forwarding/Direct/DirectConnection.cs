@@ -1,0 +1,270 @@
+using System.Buffers.Text;
+using System.Runtime.CompilerServices;
+using System.Text;
+
+namespace Ingest.Core.Forwarding.Direct;
+
+/// <summary>
+/// One keep-alive HTTP/1.1 connection to a back-end, for <see cref="ClientStrategy.LoopDirect"/>: a request is written
+/// whole in one write (head and body), and the answer read into the connection's own buffer, of which the forwarder
+/// needs only the status and a 503's Retry-After; the body is framed (Content-Length, chunked, or up to the close)
+/// and skipped. One exchange at a time, no pipelining. Any answer it cannot frame with certainty fails the exchange
+/// with <see cref="HttpRequestError.InvalidResponse"/> and the connection is not used again.
+/// </summary>
+internal sealed class DirectConnection(Stream stream) : IAsyncDisposable
+{
+    /// <summary>The most a response's status line and headers may take, as SocketsHttpHandler's default (64 KB).</summary>
+    internal const int MaxHeaderBytes = 64 * 1024;
+
+    private const int MaxChunkLineBytes = 4 * 1024;
+
+    private byte[] _write = new byte[2048];
+    private byte[] _read = new byte[1024];
+    private int _start;
+    private int _end;
+    private bool _received;
+
+    /// <summary>When the connection was opened (<see cref="Environment.TickCount64"/>), for the pool's lifetime.</summary>
+    public long OpenedAt { get; } = Environment.TickCount64;
+
+    /// <summary>Whether the last exchange left the connection ready for the next one.</summary>
+    public bool Reusable { get; private set; }
+
+    /// <summary>How many exchanges completed on it.</summary>
+    public int Exchanges { get; private set; }
+
+    /// <summary>
+    /// Sends <paramref name="head"/> (request line and fixed headers, ending with the name of the last header) followed
+    /// by <paramref name="key"/>, the Content-Length of <paramref name="body"/> and the body, and reads the answer.
+    /// </summary>
+    /// <exception cref="StaleConnectionException">A connection used before was closed by the back-end before any byte
+    /// of an answer: the request can be sent again on a new connection.</exception>
+    /// <exception cref="HttpRequestException">The connection failed or the answer was not HTTP/1.1 it can frame.</exception>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    public async ValueTask<BackEndReply> ExchangeAsync(ReadOnlyMemory<byte> head, string key, ReadOnlyMemory<byte> body, CancellationToken cancellationToken)
+    {
+        Reusable = false;
+        _received = false;
+        var length = WriteRequest(head.Span, key, body.Span);
+        try
+        {
+            await stream.WriteAsync(_write.AsMemory(0, length), cancellationToken);
+            var reply = await ReadResponseAsync(cancellationToken);
+            Exchanges++;
+            return reply;
+        }
+        catch (Exception error) when (error is IOException or ObjectDisposedException or InvalidOperationException)
+        {
+            throw Exchanges > 0 && !_received
+                ? new StaleConnectionException(error)
+                : new HttpRequestException(HttpRequestError.Unknown, $"The connection to the back-end failed: {error.Message}", error);
+        }
+    }
+
+    public ValueTask DisposeAsync() => stream.DisposeAsync();
+
+    private int WriteRequest(ReadOnlySpan<byte> head, string key, ReadOnlySpan<byte> body)
+    {
+        // head + key + "\r\nContent-Length: " + up to 10 digits + "\r\n\r\n" + body
+        var needed = head.Length + key.Length + 18 + 10 + 4 + body.Length;
+        if (_write.Length < needed)
+        {
+            _write = new byte[Math.Max(needed, _write.Length * 2)];
+        }
+
+        var span = _write.AsSpan();
+        head.CopyTo(span);
+        var at = head.Length;
+        at += Encoding.ASCII.GetBytes(key, span[at..]);
+        "\r\nContent-Length: "u8.CopyTo(span[at..]);
+        at += 18;
+        Utf8Formatter.TryFormat(body.Length, span[at..], out var digits);
+        at += digits;
+        "\r\n\r\n"u8.CopyTo(span[at..]);
+        at += 4;
+        body.CopyTo(span[at..]);
+        return at + body.Length;
+    }
+
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<BackEndReply> ReadResponseAsync(CancellationToken cancellationToken)
+    {
+        _start = _end = 0;
+        while (true)
+        {
+            int headerEnd;
+            while ((headerEnd = _read.AsSpan(_start, _end - _start).IndexOf("\r\n\r\n"u8)) < 0)
+            {
+                if (_end - _start >= MaxHeaderBytes)
+                {
+                    throw Invalid($"its headers exceed {MaxHeaderBytes} bytes");
+                }
+
+                await FillAsync(MaxHeaderBytes, cancellationToken);
+            }
+
+            var head = ResponseHead.Parse(_read.AsSpan(_start, headerEnd + 2));
+            _start += headerEnd + 4;
+            if (head.Status < 200)
+            {
+                // An interim answer (100 Continue, 103 Early Hints): the final one follows on the same connection.
+                if (head.Status == 101)
+                {
+                    throw Invalid("it switched protocols");
+                }
+
+                continue;
+            }
+
+            var untilClose = false;
+            if (head.Status is 204 or 304)
+            {
+                // No body, whatever the headers say.
+            }
+            else if (head.Chunked)
+            {
+                await SkipChunkedAsync(cancellationToken);
+            }
+            else if (head.ContentLength >= 0)
+            {
+                await SkipAsync(head.ContentLength, cancellationToken);
+            }
+            else
+            {
+                untilClose = true;
+                while (await TryFillAsync(cancellationToken))
+                {
+                    _start = _end;
+                }
+            }
+
+            // Bytes beyond the answer are nothing this client asked for: the connection's framing can no longer be trusted.
+            Reusable = head.KeepAlive && !untilClose && _start == _end;
+            return new BackEndReply(head.Status, head.RetryAfterSeconds);
+        }
+    }
+
+    private async ValueTask SkipAsync(long count, CancellationToken cancellationToken)
+    {
+        while (true)
+        {
+            var buffered = _end - _start;
+            if (buffered >= count)
+            {
+                _start += (int)count;
+                return;
+            }
+
+            count -= buffered;
+            _start = _end;
+            await FillAsync(int.MaxValue, cancellationToken);
+        }
+    }
+
+    private async ValueTask SkipChunkedAsync(CancellationToken cancellationToken)
+    {
+        while (true)
+        {
+            var size = ChunkSize(await ReadLineAsync(cancellationToken));
+            if (size == 0)
+            {
+                // Trailer fields, if any, up to the empty line.
+                while (await ReadLineAsync(cancellationToken) > 0)
+                {
+                }
+
+                return;
+            }
+
+            await SkipAsync(size, cancellationToken);
+            if (await ReadLineAsync(cancellationToken) != 0)
+            {
+                throw Invalid("a chunk did not end with CRLF");
+            }
+        }
+    }
+
+    /// <summary>Reads up to the next CRLF; leaves the line's bytes at <c>_start - length - 2</c> and returns its length.</summary>
+    private async ValueTask<int> ReadLineAsync(CancellationToken cancellationToken)
+    {
+        int end;
+        while ((end = _read.AsSpan(_start, _end - _start).IndexOf("\r\n"u8)) < 0)
+        {
+            if (_end - _start >= MaxChunkLineBytes)
+            {
+                throw Invalid("a chunk line is too long");
+            }
+
+            await FillAsync(MaxChunkLineBytes, cancellationToken);
+        }
+
+        _start += end + 2;
+        return end;
+    }
+
+    private long ChunkSize(int lineLength)
+    {
+        var line = _read.AsSpan(_start - lineLength - 2, lineLength);
+        var extension = line.IndexOf((byte)';');
+        if (extension >= 0)
+        {
+            line = line[..extension];
+        }
+
+        line = line.TrimEnd(" \t"u8);
+        if (line.Length is 0 or > 15 || !Utf8Parser.TryParse(line, out long size, out var consumed, 'x') || consumed != line.Length)
+        {
+            throw Invalid("a chunk size is not hexadecimal");
+        }
+
+        return size;
+    }
+
+    private async ValueTask FillAsync(int limit, CancellationToken cancellationToken)
+    {
+        if (!await TryFillAsync(cancellationToken, limit))
+        {
+            throw !_received && Exchanges > 0
+                ? new StaleConnectionException(null)
+                : new HttpRequestException(HttpRequestError.ResponseEnded, "The back-end closed the connection before its answer was complete.");
+        }
+    }
+
+    /// <summary>Reads more into the buffer, keeping the unread bytes; false at the end of the stream.</summary>
+    private async ValueTask<bool> TryFillAsync(CancellationToken cancellationToken, int limit = int.MaxValue)
+    {
+        if (_start == _end)
+        {
+            _start = _end = 0;
+        }
+        else if (_end == _read.Length && _start > 0)
+        {
+            Buffer.BlockCopy(_read, _start, _read, 0, _end - _start);
+            _end -= _start;
+            _start = 0;
+        }
+
+        if (_end == _read.Length)
+        {
+            Array.Resize(ref _read, (int)Math.Min((long)_read.Length * 2, Math.Max(limit, _read.Length)));
+        }
+
+        var read = await stream.ReadAsync(_read.AsMemory(_end), cancellationToken);
+        if (read == 0)
+        {
+            return false;
+        }
+
+        _received = true;
+        _end += read;
+        return true;
+    }
+
+    internal static HttpRequestException Invalid(string why) =>
+        new(HttpRequestError.InvalidResponse, $"The back-end's answer is not HTTP/1.1 this client can read: {why}.");
+}
+
+/// <summary>A reused connection the back-end had closed (its keep-alive timeout, a restart) before this request's
+/// answer began: nothing of the request was answered, so it goes again on a new connection.</summary>
+internal sealed class StaleConnectionException(Exception? inner)
+    : Exception("The back-end closed a pooled connection before answering.", inner);

@@ -1,0 +1,61 @@
+using System.Net;
+using System.Runtime.InteropServices;
+
+namespace Ingest.Core.Forwarding;
+
+/// <summary>
+/// <see cref="IBackEndSender"/> for the HttpClient strategies (PerRequest, Static, Factory, Loop): a request message per
+/// forward and back-end over the client <see cref="IBackEndClientSource"/> hands out, whose handler chain holds the
+/// resilience (<see cref="BackEndResilience.CreateHandler"/>).
+/// </summary>
+internal sealed class HttpClientSender(IBackEndClientSource clients, BackEndResilience resilience, ForwardingOptions options, string? sharedKey)
+    : IBackEndSender
+{
+    // The resilience handler's own URI instances: it finds a request's pipeline by reference.
+    private readonly IReadOnlyList<Uri> _targets = resilience.Targets;
+    private readonly Version _version = options.Protocol == BackEndProtocol.Http2 ? HttpVersion.Version20 : HttpVersion.Version11;
+
+    public async ValueTask<BackEndReply> SendAsync(int target, ReadOnlyMemory<byte> body, string idempotencyKey, CancellationToken cancellationToken)
+    {
+        var client = clients.Acquire();
+        try
+        {
+            // One message per forward and back-end: the resilience handler re-sends it on a retry, with the same key.
+            using var request = CreateRequest(_targets[target], body, idempotencyKey);
+            // Headers only: the forwarder reads nothing but the status and Retry-After, and with the default
+            // (ResponseContentRead) HttpClient would buffer the body after the handler chain returned, outside the
+            // resilience handler's deadlines, so a back-end stalling mid-body would not be bounded by them.
+            using var response = await client.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, cancellationToken);
+            return new BackEndReply((int)response.StatusCode, RetryAfter(response));
+        }
+        finally
+        {
+            clients.Release(client);
+        }
+    }
+
+    private static int RetryAfter(HttpResponseMessage response) =>
+        response.Headers.RetryAfter?.Delta is { } delta ? (int)Math.Ceiling(delta.TotalSeconds) : 0;
+
+    /// <summary>The forward's request over the forward's body, not copied: <see cref="ByteArrayContent"/> can be read
+    /// once per attempt, and the body outlives every attempt (it is returned to its pool when the forward ends).</summary>
+    private HttpRequestMessage CreateRequest(Uri target, ReadOnlyMemory<byte> body, string key)
+    {
+        var request = new HttpRequestMessage(HttpMethod.Post, target)
+        {
+            Version = _version,
+            VersionPolicy = HttpVersionPolicy.RequestVersionExact,
+            Content = MemoryMarshal.TryGetArray(body, out var segment)
+                ? new ByteArrayContent(segment.Array!, segment.Offset, segment.Count)
+                : new ReadOnlyMemoryContent(body),
+        };
+        request.Content.Headers.TryAddWithoutValidation("Content-Type", "application/json");
+        request.Headers.TryAddWithoutValidation(BackEndForwarder.IdempotencyKeyHeader, key);
+        if (sharedKey is not null)
+        {
+            request.Headers.TryAddWithoutValidation(Security.SecurityOptions.SharedKeyHeader, sharedKey);
+        }
+
+        return request;
+    }
+}
