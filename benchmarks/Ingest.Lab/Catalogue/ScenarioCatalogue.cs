@@ -197,12 +197,13 @@ internal static class ScenarioCatalogue
     /// <summary>
     /// The run-to-completion path against the classic set's best .NET row and Go, at the classic connection counts:
     /// both services on their own transport's loops with the application inline, and the front-end forwarding over
-    /// connections those loops own (ClientStrategy Loop), so a request is received, validated, forwarded, answered
-    /// and acknowledged on one thread.
+    /// connections those loops own (ClientStrategy Loop, through HttpClient; LoopDirect, with the front-end's own
+    /// HTTP/1.1 client), so a request is received, validated, forwarded, answered and acknowledged on one thread.
     /// </summary>
     private static IEnumerable<Scenario> Fast()
     {
         (string Key, string Value) loopClient = ("Forwarding:ClientStrategy", "Loop");
+        (string Key, string Value) directClient = ("Forwarding:ClientStrategy", "LoopDirect");
         (string Key, string Value) raw = ("Ingest:ApiStyle", "Raw");
         foreach (var c in ClassicConnections)
         {
@@ -223,6 +224,10 @@ internal static class ScenarioCatalogue
                 DotNetFrontEnd([.. IoUringInline, loopClient]), load, backEnd: DotNetBackEnd(IoUringInline));
             yield return Flow("fast", $"aspnet-iouring-loop-sized-c{c}", "ASP.NET Core: minimal API, IoUring inline, loop-owned forward connections, runtime sized for the requests in flight",
                 DotNetFrontEnd([.. IoUringInline, loopClient]).WithEnvironment(SizedForInFlight), load, backEnd: DotNetBackEnd(IoUringInline).WithEnvironment(SizedForInFlight));
+            yield return Flow("fast", $"aspnet-iouring-direct-c{c}", "ASP.NET Core: minimal API, IoUring inline, own HTTP/1.1 client on loop-owned connections",
+                DotNetFrontEnd([.. IoUringInline, directClient]), load, backEnd: DotNetBackEnd(IoUringInline));
+            yield return Flow("fast", $"aspnet-iouring-direct-sized-c{c}", "ASP.NET Core: minimal API, IoUring inline, own HTTP/1.1 client on loop-owned connections, runtime sized for the requests in flight",
+                DotNetFrontEnd([.. IoUringInline, directClient]).WithEnvironment(SizedForInFlight), load, backEnd: DotNetBackEnd(IoUringInline).WithEnvironment(SizedForInFlight));
             yield return GoFlow($"go-nethttp-c{c}", "Go net/http, pooled client (MaxIdleConnsPerHost raised)", Implementation.GoNetHttp, "pooled", load, set: "fast");
             yield return GoFlow($"go-fasthttp-c{c}", "Go fasthttp front-end, pooled client, net/http back-end", Implementation.GoFastHttp, "pooled", load, set: "fast");
         }
