@@ -56,12 +56,14 @@ public sealed class ForwardResilienceTests
         Assert.Equal(2, backEnd.Get<IdempotencyGuard>().Duplicates);
     }
 
-    [Fact]
-    public async Task A503ThatOutlastsTheRetriesReachesTheCallerWithItsRetryAfter()
+    [Theory]
+    [InlineData(ClientStrategy.Static)]
+    [InlineData(ClientStrategy.LoopDirect)]
+    public async Task A503ThatOutlastsTheRetriesReachesTheCallerWithItsRetryAfter(ClientStrategy strategy)
     {
         await using var backEnd = await ScriptedBackEnd.StartAsync(static (context, _) =>
             ScriptedBackEnd.Status(context, StatusCodes.Status503ServiceUnavailable, retryAfterSeconds: 7));
-        await using var frontEnd = await ServiceHost.StartAsync(ServiceRole.FrontEnd, new FlowConfiguration().FrontEnd(
+        await using var frontEnd = await ServiceHost.StartAsync(ServiceRole.FrontEnd, new FlowConfiguration(Strategy: strategy).FrontEnd(
             [backEnd.BaseAddress],
             new() { ["Forwarding:RetryAttempts"] = "3", ["Forwarding:TimeoutMilliseconds"] = "20000" }));
         using var client = TestClient.Create(frontEnd.BaseAddress);
@@ -74,6 +76,40 @@ public sealed class ForwardResilienceTests
         Assert.Equal(TimeSpan.FromSeconds(7), response.Headers.RetryAfter?.Delta);
         BadInputTests.AssertProblem(await response.Content.ReadAsStringAsync(), response.Content.Headers.ContentType?.MediaType, 503, "overloaded", null, "back-end sheds");
         Assert.Equal(4, backEnd.Requests);
+        Assert.Single(backEnd.Keys.Distinct());
+    }
+
+    [Theory]
+    [MemberData(nameof(Strategies))]
+    public async Task AForwardWhoseAnswerWasLostEndsAs504NotAsTheLaterAttemptsRefusal(ClientStrategy strategy)
+    {
+        // The first attempt is read in full, then its connection is reset before any answer: the back-end may have
+        // persisted it. The retries are refused with 503. A 503 would tell the caller nothing was persisted and invite
+        // a retry under a new key — a duplicate if the first attempt had landed — so the forward must end unknown: 504.
+        await using var backEnd = await ScriptedBackEnd.StartAsync(static async (context, attempt) =>
+        {
+            using var body = new MemoryStream();
+            await context.Request.Body.CopyToAsync(body);
+            if (attempt == 1)
+            {
+                context.Abort();
+                return;
+            }
+
+            await ScriptedBackEnd.Status(context, StatusCodes.Status503ServiceUnavailable, retryAfterSeconds: 1);
+        });
+        await using var frontEnd = await ServiceHost.StartAsync(ServiceRole.FrontEnd, new FlowConfiguration(Strategy: strategy).FrontEnd(
+            [backEnd.BaseAddress],
+            new() { ["Forwarding:RetryAttempts"] = "2", ["Forwarding:TimeoutMilliseconds"] = "20000" }));
+        using var client = TestClient.Create(frontEnd.BaseAddress);
+
+        using var response = await client.PostEventAsync(SamplePayloads.Classic);
+
+        var problem = await response.Content.ReadAsStringAsync();
+        Assert.Equal(HttpStatusCode.GatewayTimeout, response.StatusCode);
+        BadInputTests.AssertProblem(problem, response.Content.Headers.ContentType?.MediaType, 504, "backend-timeout", null, "a lost answer");
+        Assert.Contains("outcome is unknown", problem, StringComparison.Ordinal);
+        Assert.Equal(3, backEnd.Requests);
         Assert.Single(backEnd.Keys.Distinct());
     }
 

@@ -155,6 +155,11 @@ public sealed partial class BackEndForwarder : IEventForwarder
             LogTimedOut(_logger, target, _options.TimeoutMilliseconds);
             return IngestProblem.Create(ProblemKind.BackEndTimeout, $"The back-end {target.Authority} did not answer within {_options.TimeoutMilliseconds} ms.");
         }
+        catch (ForwardOutcomeUnknownException ex)
+        {
+            LogUnsettled(_logger, target, ex.Message);
+            return IngestProblem.Create(ProblemKind.BackEndTimeout, $"The back-end {target.Authority} did not confirm the forward: {ex.Message}. Its outcome is unknown.");
+        }
         catch (BrokenCircuitException ex)
         {
             var seconds = Math.Max(1, (int)Math.Ceiling((ex.RetryAfter ?? TimeSpan.FromSeconds(_options.BreakerBreakSeconds)).TotalSeconds));
@@ -172,6 +177,9 @@ public sealed partial class BackEndForwarder : IEventForwarder
 
     [LoggerMessage(EventId = 101, Level = LogLevel.Debug, Message = "Back-end {Target} timed out after {TimeoutMs} ms.")]
     private static partial void LogTimedOut(ILogger logger, Uri target, int timeoutMs);
+
+    [LoggerMessage(EventId = 103, Level = LogLevel.Debug, Message = "Back-end {Target} left a forward unsettled: {Message}")]
+    private static partial void LogUnsettled(ILogger logger, Uri target, string message);
 
     [LoggerMessage(EventId = 102, Level = LogLevel.Debug, Message = "Back-end {Target} failed: {Error} {Message}")]
     private static partial void LogFailed(ILogger logger, Uri target, HttpRequestError error, string message);

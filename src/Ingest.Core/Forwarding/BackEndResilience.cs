@@ -38,7 +38,9 @@ public sealed class BackEndResilience
     {
         _options = options.Value;
         _targets = Array.ConvertAll(_options.BackEnds, b => new Uri(new Uri(b), BackEndForwarder.DataPath));
-        _pipelines = CreatePipelines<HttpResponseMessage>(HttpClientResiliencePredicates.IsTransient);
+        _pipelines = CreatePipelines<HttpResponseMessage>(
+            HttpClientResiliencePredicates.IsTransient,
+            static context => context.GetRequestMessage()?.Options.Set(UnsettledForwards.RequestOption, true));
         _select = Select;
     }
 
@@ -48,8 +50,11 @@ public sealed class BackEndResilience
     /// options, with <paramref name="isTransient"/> as what the retry and the breaker count as a failure. Targets
     /// listed twice under one authority are one server: they share one pipeline, hence one breaker. Call it once per
     /// front-end, like this class's own HttpResponseMessage pipelines, so every connection shares the breakers.
+    /// Before each retry, <paramref name="markUnsettled"/> is called if the failed attempt may have landed
+    /// (<see cref="UnsettledForwards"/>), for the sender to tell its caller the outcome is unknown if no attempt succeeds.
     /// </summary>
-    public ResiliencePipeline<T>[] CreatePipelines<[DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.All)] T>(Func<Outcome<T>, bool> isTransient)
+    public ResiliencePipeline<T>[] CreatePipelines<[DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.All)] T>(
+        Func<Outcome<T>, bool> isTransient, Action<ResilienceContext> markUnsettled)
     {
         var byAuthority = new Dictionary<string, ResiliencePipeline<T>>(StringComparer.OrdinalIgnoreCase);
         return Array.ConvertAll(_targets, target =>
@@ -57,7 +62,7 @@ public sealed class BackEndResilience
             var authority = Authority(target);
             if (!byAuthority.TryGetValue(authority, out var pipeline))
             {
-                byAuthority[authority] = pipeline = Build(_options, isTransient);
+                byAuthority[authority] = pipeline = Build(_options, isTransient, markUnsettled);
             }
 
             return pipeline;
@@ -109,7 +114,8 @@ public sealed class BackEndResilience
 
     private static string Authority(Uri target) => target.GetComponents(UriComponents.SchemeAndServer, UriFormat.UriEscaped);
 
-    private static ResiliencePipeline<T> Build<[DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.All)] T>(ForwardingOptions o, Func<Outcome<T>, bool> isTransient)
+    private static ResiliencePipeline<T> Build<[DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.All)] T>(
+        ForwardingOptions o, Func<Outcome<T>, bool> isTransient, Action<ResilienceContext> markUnsettled)
     {
         // The HTTP strategy options of Microsoft.Extensions.Http.Resilience are these with its HttpResponseMessage
         // predicate; written out once here so LoopDirect's answers get the very same strategies.
@@ -131,6 +137,15 @@ public sealed class BackEndResilience
                 Delay = TimeSpan.FromMilliseconds(o.RetryBaseDelayMilliseconds),
                 BackoffType = DelayBackoffType.Exponential,
                 UseJitter = true,
+                OnRetry = args =>
+                {
+                    if (args.Outcome.Exception is { } error && UnsettledForwards.MayHaveLanded(error))
+                    {
+                        markUnsettled(args.Context);
+                    }
+
+                    return default;
+                },
             });
         }
 

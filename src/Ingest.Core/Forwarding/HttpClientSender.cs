@@ -1,5 +1,6 @@
 using System.Net;
 using System.Runtime.InteropServices;
+using Polly.Timeout;
 
 namespace Ingest.Core.Forwarding;
 
@@ -17,22 +18,30 @@ internal sealed class HttpClientSender(IBackEndClientSource clients, BackEndResi
 
     public async ValueTask<BackEndReply> SendAsync(int target, ReadOnlyMemory<byte> body, string idempotencyKey, CancellationToken cancellationToken)
     {
+        // One message per forward and back-end: the resilience handler re-sends it on a retry, with the same key.
+        using var request = CreateRequest(_targets[target], body, idempotencyKey);
         var client = clients.Acquire();
         try
         {
-            // One message per forward and back-end: the resilience handler re-sends it on a retry, with the same key.
-            using var request = CreateRequest(_targets[target], body, idempotencyKey);
             // Headers only: the forwarder reads nothing but the status and Retry-After, and with the default
             // (ResponseContentRead) HttpClient would buffer the body after the handler chain returned, outside the
             // resilience handler's deadlines, so a back-end stalling mid-body would not be bounded by them.
             using var response = await client.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, cancellationToken);
-            return new BackEndReply((int)response.StatusCode, RetryAfter(response));
+            var reply = new BackEndReply((int)response.StatusCode, RetryAfter(response));
+            return reply.IsSuccess || !Unsettled(request) ? reply : throw UnsettledForwards.Unknown(null, reply.Status);
+        }
+        catch (Exception error) when (error is not (ForwardOutcomeUnknownException or TimeoutRejectedException)
+            && !cancellationToken.IsCancellationRequested && (Unsettled(request) || UnsettledForwards.MayHaveLanded(error)))
+        {
+            throw UnsettledForwards.Unknown(error);
         }
         finally
         {
             clients.Release(client);
         }
     }
+
+    private static bool Unsettled(HttpRequestMessage request) => request.Options.TryGetValue(UnsettledForwards.RequestOption, out var unsettled) && unsettled;
 
     private static int RetryAfter(HttpResponseMessage response) =>
         response.Headers.RetryAfter?.Delta is { } delta ? (int)Math.Ceiling(delta.TotalSeconds) : 0;

@@ -1,6 +1,7 @@
 using System.Runtime.CompilerServices;
 using System.Text;
 using Polly;
+using Polly.Timeout;
 
 namespace Ingest.Core.Forwarding.Direct;
 
@@ -30,7 +31,9 @@ internal sealed class LoopDirectSender : IBackEndSender, IAsyncDisposable
 
         _loops = loops;
         var targets = resilience.Targets;
-        _pipelines = resilience.CreatePipelines<BackEndReply>(BackEndReply.IsTransient);
+        _pipelines = resilience.CreatePipelines<BackEndReply>(
+            BackEndReply.IsTransient,
+            static context => context.Properties.Set(UnsettledForwards.ContextProperty, true));
         _heads = targets.Select(target => Head(target, sharedKey)).ToArray();
         var lifetime = TimeSpan.FromSeconds(options.PooledConnectionLifetimeSeconds);
         _pools = new DirectConnectionPool[loops.Count][];
@@ -53,16 +56,24 @@ internal sealed class LoopDirectSender : IBackEndSender, IAsyncDisposable
         var context = ResilienceContextPool.Shared.Get(cancellationToken);
         try
         {
-            return await _pipelines[target].ExecuteAsync(
+            var reply = await _pipelines[target].ExecuteAsync(
                 static (context, state) => state.Sender.AttemptAsync(state.Target, state.Body, state.Key, context.CancellationToken),
                 context,
                 (Sender: this, Target: target, Body: body, Key: idempotencyKey));
+            return reply.IsSuccess || !Unsettled(context) ? reply : throw UnsettledForwards.Unknown(null, reply.Status);
+        }
+        catch (Exception error) when (error is not (ForwardOutcomeUnknownException or TimeoutRejectedException)
+            && !cancellationToken.IsCancellationRequested && (Unsettled(context) || UnsettledForwards.MayHaveLanded(error)))
+        {
+            throw UnsettledForwards.Unknown(error);
         }
         finally
         {
             ResilienceContextPool.Shared.Return(context);
         }
     }
+
+    private static bool Unsettled(ResilienceContext context) => context.Properties.TryGetValue(UnsettledForwards.ContextProperty, out var unsettled) && unsettled;
 
     public async ValueTask DisposeAsync()
     {
@@ -77,22 +88,34 @@ internal sealed class LoopDirectSender : IBackEndSender, IAsyncDisposable
     {
         var loop = _loops.Current;
         var pool = _pools[loop >= 0 ? loop : (int)(Interlocked.Increment(ref _next) % (uint)_pools.Length)][target];
-        var fresh = false;
+        StaleConnectionException? stale = null;
         while (true)
         {
-            var connection = await pool.RentAsync(fresh, cancellationToken);
+            DirectConnection connection;
+            try
+            {
+                connection = await pool.RentAsync(fresh: stale is not null, cancellationToken);
+            }
+            catch (HttpRequestException refused) when (stale is not null)
+            {
+                // The kept connection was closed with the request written and no answer: a back-end that died right
+                // after reading it may have persisted it. A refusal now does not settle that.
+                throw new HttpRequestException(HttpRequestError.ResponseEnded,
+                    "The back-end closed a kept connection without answering, then refused a new one: the request may have been read.", refused);
+            }
+
             try
             {
                 var reply = await connection.ExchangeAsync(_heads[target], key, body, cancellationToken);
                 pool.Return(connection);
                 return reply;
             }
-            catch (StaleConnectionException)
+            catch (StaleConnectionException error) when (stale is null)
             {
-                // The back-end had closed this kept connection and answered nothing of the request: again, on a new one
-                // (a new connection is never stale, so this happens at most once per attempt).
+                // The back-end had closed this kept connection (its keep-alive timeout, a restart) and answered nothing
+                // of the request: again, on a new connection (never stale, so this happens at most once per attempt).
                 pool.Close(connection);
-                fresh = true;
+                stale = error;
             }
             catch
             {
@@ -105,7 +128,7 @@ internal sealed class LoopDirectSender : IBackEndSender, IAsyncDisposable
 
     /// <summary>The request's fixed part for <paramref name="target"/>: request line, Host, Content-Type, the shared key,
     /// and the name of the Idempotency-Key header, whose value, the Content-Length and the body follow per request.</summary>
-    private static byte[] Head(Uri target, string? sharedKey)
+    internal static byte[] Head(Uri target, string? sharedKey)
     {
         if (sharedKey is not null && sharedKey.Any(c => c is < ' ' or > '~'))
         {
