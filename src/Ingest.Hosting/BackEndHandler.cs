@@ -59,16 +59,28 @@ public sealed partial class BackEndHandler(
     {
         // Counted before persisting: an injected fault may drop events, but the caller is told what it sent.
         var count = events.Count;
+        var persisted = false;
         try
         {
             if (idempotencyKey is { Length: > 0 and <= MaxKeyLength })
             {
-                await idempotency.RunOnceAsync(idempotencyKey, token => persister.PersistAsync(events, token), cancellationToken);
+                await idempotency.RunOnceAsync(idempotencyKey, async token =>
+                {
+                    await persister.PersistAsync(events, token);
+                    persisted = true;
+                }, cancellationToken);
             }
             else
             {
                 await persister.PersistAsync(events, cancellationToken);
             }
+        }
+        catch (Exception ex) when (persisted)
+        {
+            // The store has the events; what failed came after (a service at its memory limit can fail any allocation).
+            // Answering 503 would tell the caller nothing was persisted and invite a retry of events already stored.
+            LogFailedAfterPersist(logger, ex.GetType().Name, ex.Message);
+            return new Outcome(count, null);
         }
         catch (StoreUnavailableException ex)
         {
@@ -89,6 +101,9 @@ public sealed partial class BackEndHandler(
         request.Headers.TryGetValue(Core.Forwarding.BackEndForwarder.IdempotencyKeyHeader, out var values) ? values.ToString() : null;
 
     public IngestStats Stats() => statistics.Snapshot();
+
+    [LoggerMessage(EventId = 201, Level = LogLevel.Warning, Message = "The events were persisted, then the request failed ({Error}): {Message}; answered as persisted")]
+    private static partial void LogFailedAfterPersist(ILogger logger, string error, string message);
 
     [LoggerMessage(EventId = 200, Level = LogLevel.Warning, Message = "The store failed ({Error}): {Message}")]
     private static partial void LogStoreFailed(ILogger logger, string error, string message);

@@ -114,6 +114,36 @@ public sealed class IdempotencyGuardTests
         return persisted;
     }
 
+    /// <summary>A service at its memory limit can fail any allocation; once the store has the events, recording the key
+    /// must not be one, or a persisted forward would fail (and be retried under a new key by the caller). Keys are
+    /// persisted one after another across the window's growth steps: the guard's work after each persist allocates
+    /// nothing; and with 1,500 persisting at once past a growth step, room for all of them was made beforehand.</summary>
+    [Fact]
+    public Task RecordingAPersistedKeyAllocatesNothing() => Task.Run(async () =>
+    {
+        var guard = Guard(capacity: 10_000);
+        for (var i = 0; i < 3_000; i++)
+        {
+            long afterPersist = 0;
+            var run = guard.RunOnceAsync(Guid.NewGuid().ToString("N"), _ =>
+            {
+                afterPersist = GC.GetAllocatedBytesForCurrentThread();
+                return ValueTask.CompletedTask;
+            }, CancellationToken.None);
+            var tail = GC.GetAllocatedBytesForCurrentThread() - afterPersist;
+            Assert.True(run.IsCompletedSuccessfully);
+            Assert.True(tail == 0, $"key {i}: {tail} bytes allocated after the persist");
+        }
+
+        // 1,500 persisting at once, past the next growth step: room for all of them is made before any persists.
+        var release = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var runs = Enumerable.Range(0, 1_500).Select(_ => guard.RunOnceAsync(Guid.NewGuid().ToString("N"), async _ => await release.Task, CancellationToken.None).AsTask()).ToArray();
+        Assert.True(guard.Reserved >= 3_000 + 1_500, $"room for {guard.Reserved} keys with 3,000 remembered and 1,500 persisting");
+        release.SetResult();
+        await Task.WhenAll(runs);
+        Assert.Equal(4_500, guard.Remembered);
+    });
+
     private static IdempotencyGuard Guard(int capacity = 1000, int windowSeconds = 300, TimeProvider? time = null) =>
         new(Options.Create(new IdempotencyOptions { Capacity = capacity, WindowSeconds = windowSeconds }), time ?? TimeProvider.System);
 

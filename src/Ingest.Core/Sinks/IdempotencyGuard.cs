@@ -35,6 +35,18 @@ public sealed class IdempotencyGuard(IOptions<IdempotencyOptions> options, TimeP
     /// <summary>Forwards acknowledged again without being persisted again.</summary>
     public long Duplicates => Interlocked.Read(ref _duplicates);
 
+    /// <summary>Keys the window has room for without allocating.</summary>
+    internal int Reserved
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return _reserved;
+            }
+        }
+    }
+
     /// <summary>Persisted keys remembered now.</summary>
     public int Remembered
     {
@@ -68,6 +80,21 @@ public sealed class IdempotencyGuard(IOptions<IdempotencyOptions> options, TimeP
                 waiting ??= new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
                 earlier = waiting.Task;
             }
+            else
+            {
+                // Room for this key before it is persisted: once the store has the events, recording the key must not
+                // allocate — an OutOfMemoryException there (a service at its memory limit) would fail a forward whose
+                // events are already persisted.
+                try
+                {
+                    Reserve();
+                }
+                catch
+                {
+                    _inFlight.Remove(id);
+                    throw;
+                }
+            }
         }
 
         if (earlier is not null)
@@ -98,7 +125,6 @@ public sealed class IdempotencyGuard(IOptions<IdempotencyOptions> options, TimeP
         {
             _inFlight.Remove(id, out waiter);
             var now = time.GetTimestamp();
-            Reserve();
             _persisted.Add(id);
             _order.Enqueue((id, now));
             Evict(now);
@@ -107,17 +133,19 @@ public sealed class IdempotencyGuard(IOptions<IdempotencyOptions> options, TimeP
         waiter?.TrySetResult();
     }
 
-    /// <summary>Grows the set and the queue by doubling as usual, but never past the capacity (a collection left to itself
-    /// doubles past it: up to twice the memory the window needs). Called under the gate.</summary>
+    /// <summary>Makes room in the set and the queue for every key being persisted now (the caller's included), growing by
+    /// doubling as usual but never past the capacity (a collection left to itself doubles past it: up to twice the
+    /// memory the window needs). Called under the gate, before a persist.</summary>
     private void Reserve()
     {
-        if (_persisted.Count < _reserved)
+        var needed = Math.Min(_persisted.Count + _inFlight.Count, _capacity + 1L);
+        if (needed <= _reserved)
         {
             return;
         }
 
         // One more than the capacity: a key is added before the oldest is evicted.
-        var wanted = (int)Math.Min(Math.Max(2L * _reserved, InitialReserve), _capacity + 1L);
+        var wanted = (int)Math.Min(Math.Max(Math.Max(2L * _reserved, InitialReserve), needed), _capacity + 1L);
         _reserved = Math.Min(_persisted.EnsureCapacity(wanted), _order.EnsureCapacity(wanted));
     }
 
