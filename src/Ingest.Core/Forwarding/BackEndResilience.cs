@@ -11,8 +11,10 @@ namespace Ingest.Core.Forwarding;
 /// <summary>
 /// The forward's resilience, as a <see cref="ResilienceHandler"/> (Microsoft.Extensions.Http.Resilience) in every
 /// back-end handler chain: outermost the whole forward's deadline, then retries with jittered exponential back-off,
-/// then a circuit breaker, then each attempt's deadline — built from the package's HTTP strategy options, so
-/// "transient" is its predicate (connection errors, attempt timeouts, 408, 429, 5xx).
+/// then a circuit breaker, then each attempt's deadline — Polly's strategies set as the package's HTTP strategy
+/// options set them, with the package's predicate for "transient" (connection errors, attempt timeouts, 408, 429,
+/// 5xx). <see cref="ClientStrategy.LoopDirect"/>, which has no HttpClient, gets pipelines built by the same code
+/// (<see cref="CreatePipelines{T}"/>).
 /// </summary>
 /// <remarks>
 /// <para>One pipeline per back-end target (scheme, host and port), built once per front-end and selected per request
@@ -22,8 +24,8 @@ namespace Ingest.Core.Forwarding;
 /// <para>Why not the package's registration API (<c>AddResilienceHandler(...).SelectPipelineByAuthority()</c>): it
 /// serves only clients from IHttpClientFactory, so Static and PerRequest would need a second mechanism with
 /// breakers of their own, and its registry adds telemetry (a metric and a log event per attempt) to every forward.
-/// The handler's public constructor with a pipeline selector gives the same per-authority pipelines to all four
-/// strategies.</para>
+/// The handler's public constructor with a pipeline selector gives the same per-authority pipelines to every HttpClient
+/// strategy.</para>
 /// <para>The handler re-sends the same request message on a retry; its body is a <see cref="ByteArrayContent"/> over
 /// the forward's pooled buffer, which can be read again and is kept until the forward has finished.</para>
 /// </remarks>
