@@ -1,5 +1,4 @@
 using System.Net;
-using System.Net.Sockets;
 using Ingest.Core.Forwarding;
 using Ingest.Core.Forwarding.Direct;
 using Ingest.Core.Samples;
@@ -40,7 +39,7 @@ public sealed class LoopDirectTests
     public async Task ForwardsCarryOnOverKeptConnectionsAfterTheBackEndRestarts(ClientStrategy strategy)
     {
         var configuration = new FlowConfiguration(Strategy: strategy);
-        var url = $"http://127.0.0.1:{FreePort()}";
+        var url = $"http://127.0.0.1:{LoopbackPorts.Free()}";
         var backEnd = await ServiceHost.StartAsync(ServiceRole.BackEnd, configuration.BackEnd(), url);
         await using var frontEnd = await ServiceHost.StartAsync(ServiceRole.FrontEnd, configuration.FrontEnd([new Uri(url)]));
         using var client = TestClient.Create(frontEnd.BaseAddress);
@@ -61,12 +60,5 @@ public sealed class LoopDirectTests
             using var response = await client.PostEventAsync(SamplePayloads.Classic);
             Assert.Equal(HttpStatusCode.OK, response.StatusCode);
         }
-    }
-
-    private static int FreePort()
-    {
-        using var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
-        socket.Bind(new IPEndPoint(IPAddress.Loopback, 0));
-        return ((IPEndPoint)socket.LocalEndPoint!).Port;
     }
 }

@@ -1,6 +1,5 @@
 using System.Globalization;
 using System.Net;
-using System.Net.Sockets;
 using Ingest.Testing;
 
 namespace Ingest.Hosting.Tests;
@@ -158,7 +157,7 @@ public sealed class StatusPageTests
     [Fact]
     public async Task WithAManagementPortThePageAnswersOnlyThere()
     {
-        var (main, management) = (FreePort(), FreePort());
+        var (main, management) = (LoopbackPorts.Free(), LoopbackPorts.Free());
         await using var backEnd = await ServiceHost.StartAsync(ServiceRole.BackEnd,
             new FlowConfiguration().BackEnd(new() { ["Management:Port"] = management.ToString(CultureInfo.InvariantCulture) }),
             url: $"http://127.0.0.1:{main};http://127.0.0.1:{management}");
@@ -182,12 +181,5 @@ public sealed class StatusPageTests
         Assert.Equal("utf-8", response.Content.Headers.ContentType?.CharSet);
         Assert.StartsWith("<!DOCTYPE html>", body.TrimStart(), StringComparison.Ordinal);
         return body;
-    }
-
-    private static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
     }
 }

@@ -1,6 +1,5 @@
 using System.Diagnostics;
-using System.Net;
-using System.Net.Sockets;
+using Ingest.Testing;
 
 namespace Ingest.Storage.Tests.Servers;
 
@@ -20,7 +19,7 @@ public abstract class ScriptedServer : IAsyncDisposable
         // Directly under the temp folder: PostgreSQL runs as another user when the tests run as root, and must
         // be able to enter every parent of its data directory.
         Directory = Path.Combine(Path.GetTempPath(), $"ingest-{name}-{Guid.NewGuid():N}");
-        Port = FreePort();
+        Port = LoopbackPorts.Free();
     }
 
     public string Directory { get; }
@@ -65,13 +64,6 @@ public abstract class ScriptedServer : IAsyncDisposable
             throw new InvalidOperationException(
                 $"{Path.GetFileName(_script)} {string.Join(' ', arguments)} exited with {process.ExitCode} (tests/test.sh installs postgresql and redis-server): {await stdout}{await stderr}");
         }
-    }
-
-    private static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
     }
 
     private static string RepositoryRoot()
