@@ -17,9 +17,10 @@ namespace Ingest.Core.Forwarding;
 /// Forwards a list of events to every back-end as one <c>POST /ingest/data</c> each, with the configured client
 /// strategy and protocol (the strategy's <see cref="IBackEndSender"/>). Resilience is around every send
 /// (<see cref="BackEndResilience"/>): an overall
-/// timeout, retries (safe: every forward carries an <c>Idempotency-Key</c> the back-end persists once, and the
-/// handler re-sends the same message, key and body), a circuit breaker per back-end shared by every client so a
-/// dead one costs microseconds, and an attempt timeout. Outcomes map to the contract's 502, 503 and 504.
+/// timeout, retries (safe: every forward carries an <c>Idempotency-Key</c> the back-end persists once, and every
+/// attempt re-sends the same key and body), a circuit breaker per back-end shared by every client so a dead one costs
+/// microseconds, and an attempt timeout. Outcomes map to the contract's 502, 503 and 504 — 504 also when an attempt
+/// may have been persisted before its answer was lost (<see cref="UnsettledForwards"/>).
 /// </summary>
 public sealed partial class BackEndForwarder : IEventForwarder
 {
