@@ -1,4 +1,5 @@
 using System.Net;
+using Ingest.Core.Forwarding;
 using Ingest.Core.Samples;
 using Ingest.Testing;
 
@@ -8,13 +9,16 @@ namespace Ingest.Hosting.Tests;
 /// that is never acknowledged.</summary>
 public sealed class ResilienceTests
 {
-    [Fact]
-    public async Task AForwardRetriedAfterItsAnswerWasLostIsPersistedOnce()
+    [Theory]
+    [InlineData(ClientStrategy.Static)]
+    [InlineData(ClientStrategy.LoopDirect)]
+    public async Task AForwardRetriedAfterItsAnswerWasLostIsPersistedOnce(ClientStrategy strategy)
     {
         // The back-end persists, then answers after the front-end's attempt timeout: the retry carries the same
-        // Idempotency-Key, and the back-end acknowledges it without writing the event again.
+        // Idempotency-Key, and the back-end acknowledges it without writing the event again. (Polly keeps the
+        // attempt's deadline for HttpClient, LoopDirect's sweep for its own connections.)
         await using var flow = await Flow.StartAsync(
-            new FlowConfiguration(),
+            new FlowConfiguration(Strategy: strategy),
             frontEndExtra: new() { ["Forwarding:AttemptTimeoutMilliseconds"] = "300", ["Forwarding:TimeoutMilliseconds"] = "5000", ["Forwarding:RetryAttempts"] = "3" },
             backEndExtra: new() { ["Faults:ResponseDelayMilliseconds"] = "600" });
 
@@ -26,10 +30,12 @@ public sealed class ResilienceTests
         Assert.True(flow.BackEnd.Get<Core.Sinks.IdempotencyGuard>().Duplicates >= 1, "the retry reached the back-end and was recognised");
     }
 
-    [Fact]
-    public async Task ADeadBackEndOpensTheCircuitAndIsRefusedAtOnceWith503()
+    [Theory]
+    [InlineData(ClientStrategy.Static)]
+    [InlineData(ClientStrategy.LoopDirect)]
+    public async Task ADeadBackEndOpensTheCircuitAndIsRefusedAtOnceWith503(ClientStrategy strategy)
     {
-        var configuration = new FlowConfiguration();
+        var configuration = new FlowConfiguration(Strategy: strategy);
         await using var frontEnd = await ServiceHost.StartAsync(ServiceRole.FrontEnd, configuration.FrontEnd(
             [new Uri($"http://127.0.0.1:{BackEndFailureTests.UnusedPort()}")],
             new() { ["Forwarding:BreakerMinimumThroughput"] = "4", ["Forwarding:BreakerBreakSeconds"] = "30", ["Forwarding:RetryAttempts"] = "1" }));

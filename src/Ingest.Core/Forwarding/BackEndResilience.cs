@@ -1,4 +1,3 @@
-using System.Diagnostics.CodeAnalysis;
 using Microsoft.Extensions.Http.Resilience;
 using Microsoft.Extensions.Options;
 using Polly;
@@ -13,8 +12,8 @@ namespace Ingest.Core.Forwarding;
 /// back-end handler chain: outermost the whole forward's deadline, then retries with jittered exponential back-off,
 /// then a circuit breaker, then each attempt's deadline — Polly's strategies set as the package's HTTP strategy
 /// options set them, with the package's predicate for "transient" (connection errors, attempt timeouts, 408, 429,
-/// 5xx). <see cref="ClientStrategy.LoopDirect"/>, which has no HttpClient, gets pipelines built by the same code
-/// (<see cref="CreatePipelines{T}"/>).
+/// 5xx). <see cref="ClientStrategy.LoopDirect"/>, which has no HttpClient, keeps the same options in its own loop
+/// (<see cref="Direct.LoopDirectSender"/>, <see cref="Direct.ForwardBreaker"/>).
 /// </summary>
 /// <remarks>
 /// <para>One pipeline per back-end target (scheme, host and port), built once per front-end and selected per request
@@ -40,34 +39,27 @@ public sealed class BackEndResilience
     {
         _options = options.Value;
         _targets = Array.ConvertAll(_options.BackEnds, b => new Uri(new Uri(b), BackEndForwarder.DataPath));
-        _pipelines = CreatePipelines<HttpResponseMessage>(
-            HttpClientResiliencePredicates.IsTransient,
-            static context => context.GetRequestMessage()?.Options.Set(UnsettledForwards.RequestOption, true));
+        _pipelines = PerAuthority(() => Build(_options));
         _select = Select;
     }
 
     /// <summary>
-    /// One pipeline per target for a client whose answers are <typeparamref name="T"/>
-    /// (<see cref="ClientStrategy.LoopDirect"/>'s <see cref="BackEndReply"/>): the same strategies from the same
-    /// options, with <paramref name="isTransient"/> as what the retry and the breaker count as a failure. Targets
-    /// listed twice under one authority are one server: they share one pipeline, hence one breaker. Call it once per
-    /// front-end, like this class's own HttpResponseMessage pipelines, so every connection shares the breakers.
-    /// Before each retry, <paramref name="markUnsettled"/> is called if the failed attempt may have landed
-    /// (<see cref="UnsettledForwards"/>), for the sender to tell its caller the outcome is unknown if no attempt succeeds.
+    /// One <typeparamref name="T"/> per target from <paramref name="create"/>, the same instance for targets under one
+    /// authority (scheme, host and port): targets listed twice are one server, with one breaker. Call it once per
+    /// front-end, so every connection and every loop shares what it holds.
     /// </summary>
-    public ResiliencePipeline<T>[] CreatePipelines<[DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.All)] T>(
-        Func<Outcome<T>, bool> isTransient, Action<ResilienceContext> markUnsettled)
+    public T[] PerAuthority<T>(Func<T> create)
     {
-        var byAuthority = new Dictionary<string, ResiliencePipeline<T>>(StringComparer.OrdinalIgnoreCase);
+        var byAuthority = new Dictionary<string, T>(StringComparer.OrdinalIgnoreCase);
         return Array.ConvertAll(_targets, target =>
         {
             var authority = Authority(target);
-            if (!byAuthority.TryGetValue(authority, out var pipeline))
+            if (!byAuthority.TryGetValue(authority, out var shared))
             {
-                byAuthority[authority] = pipeline = Build(_options, isTransient, markUnsettled);
+                byAuthority[authority] = shared = create();
             }
 
-            return pipeline;
+            return shared;
         });
     }
 
@@ -116,13 +108,12 @@ public sealed class BackEndResilience
 
     private static string Authority(Uri target) => target.GetComponents(UriComponents.SchemeAndServer, UriFormat.UriEscaped);
 
-    private static ResiliencePipeline<T> Build<[DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.All)] T>(
-        ForwardingOptions o, Func<Outcome<T>, bool> isTransient, Action<ResilienceContext> markUnsettled)
+    private static ResiliencePipeline<HttpResponseMessage> Build(ForwardingOptions o)
     {
-        // The HTTP strategy options of Microsoft.Extensions.Http.Resilience are these with its HttpResponseMessage
-        // predicate; written out once here so LoopDirect's answers get the very same strategies.
+        // The HTTP strategy options of Microsoft.Extensions.Http.Resilience, written out (LoopDirect's ForwardBreaker
+        // and LoopDirectSender keep the same options with the same meaning, without Polly).
         // Outermost first: the whole forward's deadline, then retries, then the breaker, then each attempt's deadline.
-        var builder = new ResiliencePipelineBuilder<T>()
+        var builder = new ResiliencePipelineBuilder<HttpResponseMessage>()
             .AddTimeout(new TimeoutStrategyOptions { Name = "forward-timeout", Timeout = TimeSpan.FromMilliseconds(o.TimeoutMilliseconds) });
         if (o.RetryAttempts > 0)
         {
@@ -131,10 +122,10 @@ public sealed class BackEndResilience
             // clear 503 into a 504 of unknown outcome while holding an in-flight slot. The retry keeps its own
             // back-off (no DelayGenerator reads the header); if every attempt fails, the caller gets the 503 with
             // its Retry-After.
-            builder.AddRetry(new RetryStrategyOptions<T>
+            builder.AddRetry(new RetryStrategyOptions<HttpResponseMessage>
             {
                 Name = "forward-retry",
-                ShouldHandle = args => new ValueTask<bool>(isTransient(args.Outcome)),
+                ShouldHandle = args => new ValueTask<bool>(HttpClientResiliencePredicates.IsTransient(args.Outcome)),
                 MaxRetryAttempts = o.RetryAttempts,
                 Delay = TimeSpan.FromMilliseconds(o.RetryBaseDelayMilliseconds),
                 BackoffType = DelayBackoffType.Exponential,
@@ -143,7 +134,7 @@ public sealed class BackEndResilience
                 {
                     if (args.Outcome.Exception is { } error && UnsettledForwards.MayHaveLanded(error))
                     {
-                        markUnsettled(args.Context);
+                        args.Context.GetRequestMessage()?.Options.Set(UnsettledForwards.RequestOption, true);
                     }
 
                     return default;
@@ -153,10 +144,10 @@ public sealed class BackEndResilience
 
         if (o.BreakerBreakSeconds > 0)
         {
-            builder.AddCircuitBreaker(new CircuitBreakerStrategyOptions<T>
+            builder.AddCircuitBreaker(new CircuitBreakerStrategyOptions<HttpResponseMessage>
             {
                 Name = "forward-breaker",
-                ShouldHandle = args => new ValueTask<bool>(isTransient(args.Outcome)),
+                ShouldHandle = args => new ValueTask<bool>(HttpClientResiliencePredicates.IsTransient(args.Outcome)),
                 FailureRatio = o.BreakerFailureRatio,
                 MinimumThroughput = o.BreakerMinimumThroughput,
                 SamplingDuration = TimeSpan.FromSeconds(o.BreakerSamplingSeconds),

@@ -1,4 +1,3 @@
-using Polly;
 using Polly.CircuitBreaker;
 
 namespace Ingest.Core.Forwarding;
@@ -15,9 +14,6 @@ public static class UnsettledForwards
 {
     /// <summary>Set on a forward's request message (HttpClient's strategies) when one of its attempts may have landed.</summary>
     public static readonly HttpRequestOptionsKey<bool> RequestOption = new("Ingest.UnsettledForward");
-
-    /// <summary>Set on a forward's resilience context (LoopDirect) when one of its attempts may have landed.</summary>
-    public static readonly ResiliencePropertyKey<bool> ContextProperty = new("Ingest.UnsettledForward");
 
     /// <summary>Whether an attempt that failed with <paramref name="error"/> may have been read by the back-end: all but a
     /// refused or unresolvable connection and an open circuit, which never sent anything.</summary>

@@ -5,7 +5,7 @@ namespace Ingest.Core.Tests.Direct;
 /// <summary>
 /// A connection's stream with a scripted back-end behind it: every request written to it is kept, and answered with
 /// the next of <see cref="Answers"/>, handed out <see cref="ReadSize"/> bytes per read; when no answer is left, reads
-/// see the end of the stream (the back-end closed the connection).
+/// see the end of the stream (the back-end closed the connection), or wait if <see cref="Silent"/>.
 /// </summary>
 internal sealed class CannedStream(params string[] answers) : Stream
 {
@@ -20,6 +20,9 @@ internal sealed class CannedStream(params string[] answers) : Stream
     public int ReadSize { get; init; } = int.MaxValue;
 
     public bool Disposed { get; private set; }
+
+    /// <summary>With no answer left, a read waits (a back-end that does not answer) until it is cancelled.</summary>
+    public bool Silent { get; init; }
 
     public override bool CanRead => true;
 
@@ -47,6 +50,11 @@ internal sealed class CannedStream(params string[] answers) : Stream
     public override ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
     {
         ObjectDisposedException.ThrowIf(Disposed, this);
+        if (Silent && _offset == _pending.Length)
+        {
+            return new ValueTask<int>(Task.Delay(Timeout.Infinite, cancellationToken).ContinueWith(_ => 0, cancellationToken, TaskContinuationOptions.None, TaskScheduler.Default));
+        }
+
         var count = Math.Min(Math.Min(buffer.Length, ReadSize), _pending.Length - _offset);
         _pending.AsSpan(_offset, count).CopyTo(buffer.Span);
         _offset += count;

@@ -72,7 +72,7 @@ public sealed class DirectConnectionPoolTests
         var waiting = pool.RentAsync(fresh: false, CancellationToken.None).AsTask();
         await Task.Delay(50);
         Assert.False(waiting.IsCompleted);
-        await first.ExchangeAsync(Head, "k", "{}"u8.ToArray(), CancellationToken.None);
+        await first.ExchangeAsync(Head, "k", "{}"u8.ToArray());
         pool.Return(first);
 
         Assert.Same(first, await waiting.WaitAsync(TimeSpan.FromSeconds(10)));
@@ -120,7 +120,7 @@ public sealed class DirectConnectionPoolTests
     private static async Task ExchangeAsync(DirectConnectionPool pool)
     {
         var connection = await pool.RentAsync(fresh: false, CancellationToken.None);
-        Assert.Equal(new BackEndReply(200), await connection.ExchangeAsync(Head, "k", "{}"u8.ToArray(), CancellationToken.None));
+        Assert.Equal(new BackEndReply(200), await connection.ExchangeAsync(Head, "k", "{}"u8.ToArray()));
         pool.Return(connection);
     }
 }

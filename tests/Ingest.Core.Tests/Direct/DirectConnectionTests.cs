@@ -25,9 +25,9 @@ public sealed class DirectConnectionTests
         var stream = new CannedStream(Ok, Ok);
         await using var connection = new DirectConnection(stream);
 
-        var first = await connection.ExchangeAsync(Head, Key, Body, CancellationToken.None);
+        var first = await connection.ExchangeAsync(Head, Key, Body);
         Assert.True(connection.Reusable);
-        var second = await connection.ExchangeAsync(Head, Key, Body, CancellationToken.None);
+        var second = await connection.ExchangeAsync(Head, Key, Body);
 
         Assert.Equal(new BackEndReply(200), first);
         Assert.Equal(new BackEndReply(200), second);
@@ -63,9 +63,9 @@ public sealed class DirectConnectionTests
             var stream = new CannedStream(answer, Ok) { ReadSize = readSize };
             await using var connection = new DirectConnection(stream);
 
-            Assert.Equal(new BackEndReply(status, retryAfter), await connection.ExchangeAsync(Head, Key, Body, CancellationToken.None));
+            Assert.Equal(new BackEndReply(status, retryAfter), await connection.ExchangeAsync(Head, Key, Body));
             Assert.True(connection.Reusable, $"reusable after {answer} read {readSize} bytes at a time");
-            Assert.Equal(new BackEndReply(200), await connection.ExchangeAsync(Head, Key, Body, CancellationToken.None));
+            Assert.Equal(new BackEndReply(200), await connection.ExchangeAsync(Head, Key, Body));
         }
     }
 
@@ -80,7 +80,7 @@ public sealed class DirectConnectionTests
     {
         await using var connection = new DirectConnection(new CannedStream(answer));
 
-        Assert.Equal(200, (await connection.ExchangeAsync(Head, Key, Body, CancellationToken.None)).Status);
+        Assert.Equal(200, (await connection.ExchangeAsync(Head, Key, Body)).Status);
         Assert.False(connection.Reusable);
     }
 
@@ -89,7 +89,7 @@ public sealed class DirectConnectionTests
     {
         await using var connection = new DirectConnection(new CannedStream("HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 0\r\n\r\n"));
 
-        await connection.ExchangeAsync(Head, Key, Body, CancellationToken.None);
+        await connection.ExchangeAsync(Head, Key, Body);
 
         Assert.True(connection.Reusable);
     }
@@ -114,7 +114,7 @@ public sealed class DirectConnectionTests
     {
         await using var connection = new DirectConnection(new CannedStream(answer));
 
-        var error = await Assert.ThrowsAsync<HttpRequestException>(() => connection.ExchangeAsync(Head, Key, Body, CancellationToken.None).AsTask());
+        var error = await Assert.ThrowsAsync<HttpRequestException>(() => connection.ExchangeAsync(Head, Key, Body).AsTask());
 
         Assert.Equal(HttpRequestError.InvalidResponse, error.HttpRequestError);
         Assert.False(connection.Reusable);
@@ -126,7 +126,7 @@ public sealed class DirectConnectionTests
         var answer = "HTTP/1.1 200 OK\r\n" + string.Concat(Enumerable.Repeat("X-Padding: " + new string('p', 1000) + "\r\n", 80)) + "\r\n";
         await using var connection = new DirectConnection(new CannedStream(answer));
 
-        var error = await Assert.ThrowsAsync<HttpRequestException>(() => connection.ExchangeAsync(Head, Key, Body, CancellationToken.None).AsTask());
+        var error = await Assert.ThrowsAsync<HttpRequestException>(() => connection.ExchangeAsync(Head, Key, Body).AsTask());
 
         Assert.Equal(HttpRequestError.InvalidResponse, error.HttpRequestError);
         Assert.Contains("exceed", error.Message, StringComparison.Ordinal);
@@ -139,9 +139,9 @@ public sealed class DirectConnectionTests
     public async Task AnAnswerCutShortFailsAsEndedNotAsStale(string answer)
     {
         await using var connection = new DirectConnection(new CannedStream(Ok, answer));
-        await connection.ExchangeAsync(Head, Key, Body, CancellationToken.None);
+        await connection.ExchangeAsync(Head, Key, Body);
 
-        var error = await Assert.ThrowsAsync<HttpRequestException>(() => connection.ExchangeAsync(Head, Key, Body, CancellationToken.None).AsTask());
+        var error = await Assert.ThrowsAsync<HttpRequestException>(() => connection.ExchangeAsync(Head, Key, Body).AsTask());
 
         Assert.Equal(HttpRequestError.ResponseEnded, error.HttpRequestError);
     }
@@ -150,11 +150,11 @@ public sealed class DirectConnectionTests
     public async Task AKeptConnectionClosedBeforeAnyAnswerIsStaleAndANewOneThatIsClosedHasFailed()
     {
         await using var kept = new DirectConnection(new CannedStream(Ok));
-        await kept.ExchangeAsync(Head, Key, Body, CancellationToken.None);
-        await Assert.ThrowsAsync<StaleConnectionException>(() => kept.ExchangeAsync(Head, Key, Body, CancellationToken.None).AsTask());
+        await kept.ExchangeAsync(Head, Key, Body);
+        await Assert.ThrowsAsync<StaleConnectionException>(() => kept.ExchangeAsync(Head, Key, Body).AsTask());
 
         await using var fresh = new DirectConnection(new CannedStream());
-        var error = await Assert.ThrowsAsync<HttpRequestException>(() => fresh.ExchangeAsync(Head, Key, Body, CancellationToken.None).AsTask());
+        var error = await Assert.ThrowsAsync<HttpRequestException>(() => fresh.ExchangeAsync(Head, Key, Body).AsTask());
         Assert.Equal(HttpRequestError.ResponseEnded, error.HttpRequestError);
     }
 
@@ -163,13 +163,57 @@ public sealed class DirectConnectionTests
     {
         var stream = new CannedStream(Ok);
         await using var connection = new DirectConnection(stream);
-        await connection.ExchangeAsync(Head, Key, Body, CancellationToken.None);
+        await connection.ExchangeAsync(Head, Key, Body);
         await stream.DisposeAsync();
 
-        await Assert.ThrowsAsync<StaleConnectionException>(() => connection.ExchangeAsync(Head, Key, Body, CancellationToken.None).AsTask());
+        await Assert.ThrowsAsync<StaleConnectionException>(() => connection.ExchangeAsync(Head, Key, Body).AsTask());
         await using var failed = new DirectConnection(stream);
-        var error = await Assert.ThrowsAsync<HttpRequestException>(() => failed.ExchangeAsync(Head, Key, Body, CancellationToken.None).AsTask());
+        var error = await Assert.ThrowsAsync<HttpRequestException>(() => failed.ExchangeAsync(Head, Key, Body).AsTask());
         Assert.Equal(HttpRequestError.Unknown, error.HttpRequestError);
+    }
+
+    [Fact]
+    public async Task AnExchangePastItsDeadlineIsCancelledWhereItWaitsAndItsConnectionIsNotReused()
+    {
+        var connection = new DirectConnection(new CannedStream { Silent = true });
+        connection.Arm(deadline: 1_000, CancellationToken.None);
+        var exchange = connection.ExchangeAsync(Head, Key, Body).AsTask();
+
+        Assert.False(connection.AbortIfDue(now: 999));
+        Assert.False(exchange.IsCompleted);
+        Assert.True(connection.AbortIfDue(now: 1_000));
+
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => exchange);
+        Assert.False(connection.Disarm());
+        Assert.False(connection.Reusable);
+        Assert.False(connection.AbortIfDue(now: 2_000));
+    }
+
+    [Fact]
+    public async Task AnExchangeWhoseCallerWentAwayIsCancelledBeforeItsDeadline()
+    {
+        using var caller = new CancellationTokenSource();
+        var connection = new DirectConnection(new CannedStream { Silent = true });
+        connection.Arm(deadline: long.MaxValue, caller.Token);
+        var exchange = connection.ExchangeAsync(Head, Key, Body).AsTask();
+
+        Assert.False(connection.AbortIfDue(now: 0));
+        await caller.CancelAsync();
+        Assert.True(connection.AbortIfDue(now: 0));
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => exchange);
+    }
+
+    [Fact]
+    public async Task AnExchangeDisarmedOnTimeIsNeverAbortedAndItsConnectionServesTheNext()
+    {
+        var connection = new DirectConnection(new CannedStream(Ok, Ok));
+        connection.Arm(deadline: 1_000, CancellationToken.None);
+        Assert.Equal(200, (await connection.ExchangeAsync(Head, Key, Body)).Status);
+        Assert.True(connection.Disarm());
+
+        Assert.False(connection.AbortIfDue(now: 5_000));
+        Assert.True(connection.Reusable);
+        Assert.Equal(200, (await connection.ExchangeAsync(Head, Key, Body)).Status);
     }
 
     [Fact]
@@ -190,7 +234,7 @@ public sealed class DirectConnectionTests
             var connection = new DirectConnection(stream);
             try
             {
-                var reply = connection.ExchangeAsync(Head, Key, Body, CancellationToken.None).AsTask().GetAwaiter().GetResult();
+                var reply = connection.ExchangeAsync(Head, Key, Body).AsTask().GetAwaiter().GetResult();
                 return reply.Status is >= 200 and <= 999;
             }
             catch (HttpRequestException)

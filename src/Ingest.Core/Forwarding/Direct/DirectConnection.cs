@@ -18,11 +18,14 @@ internal sealed class DirectConnection(Stream stream) : IAsyncDisposable
 
     private const int MaxChunkLineBytes = 4 * 1024;
 
+    private readonly CancellationTokenSource _abort = new();
     private byte[] _write = new byte[2048];
     private byte[] _read = new byte[1024];
     private int _start;
     private int _end;
     private bool _received;
+    private long _deadline;
+    private CancellationToken _caller;
 
     /// <summary>When the connection was opened (<see cref="Environment.TickCount64"/>), for the pool's lifetime.</summary>
     public long OpenedAt { get; } = Environment.TickCount64;
@@ -36,20 +39,34 @@ internal sealed class DirectConnection(Stream stream) : IAsyncDisposable
     /// <summary>
     /// Sends <paramref name="head"/> (request line and fixed headers, ending with the name of the last header) followed
     /// by <paramref name="key"/>, the Content-Length of <paramref name="body"/> and the body, and reads the answer.
+    /// The exchange has no deadline of its own: whoever keeps it calls <see cref="Arm"/> before and <see cref="Disarm"/>
+    /// after, and <see cref="AbortIfDue"/> on time (the pool's sweep), which cancels the exchange where it waits.
     /// </summary>
     /// <exception cref="StaleConnectionException">A connection used before was closed by the back-end before any byte
     /// of an answer: the request can be sent again on a new connection.</exception>
     /// <exception cref="HttpRequestException">The connection failed or the answer was not HTTP/1.1 it can frame.</exception>
+    /// <exception cref="OperationCanceledException">The exchange was aborted by <see cref="AbortIfDue"/>.</exception>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    public async ValueTask<BackEndReply> ExchangeAsync(ReadOnlyMemory<byte> head, string key, ReadOnlyMemory<byte> body, CancellationToken cancellationToken)
+    public async ValueTask<BackEndReply> ExchangeAsync(ReadOnlyMemory<byte> head, string key, ReadOnlyMemory<byte> body)
     {
         Reusable = false;
         _received = false;
+        _start = _end = 0;
         var length = WriteRequest(head.Span, key, body.Span);
+        var cancellationToken = _abort.Token;
         try
         {
             await stream.WriteAsync(_write.AsMemory(0, length), cancellationToken);
-            var reply = await ReadResponseAsync(cancellationToken);
+
+            // Almost always the whole answer comes in the first read: framed here, without the slow path's awaits.
+            var read = await stream.ReadAsync(_read, cancellationToken);
+            if (read > 0)
+            {
+                _received = true;
+                _end = read;
+            }
+
+            var reply = read > 0 && TryReadWhole(out var whole) ? whole : await ReadResponseAsync(cancellationToken);
             Exchanges++;
             return reply;
         }
@@ -61,7 +78,38 @@ internal sealed class DirectConnection(Stream stream) : IAsyncDisposable
         }
     }
 
-    public ValueTask DisposeAsync() => stream.DisposeAsync();
+    /// <summary>Starts an exchange's watch: it is due at <paramref name="deadline"/> (<see cref="Environment.TickCount64"/>)
+    /// or when <paramref name="caller"/> is cancelled, whichever comes first.</summary>
+    public void Arm(long deadline, CancellationToken caller)
+    {
+        _caller = caller;
+        Volatile.Write(ref _deadline, deadline);
+    }
+
+    /// <summary>Ends the watch; false if <see cref="AbortIfDue"/> got there first (the connection is then unusable).</summary>
+    public bool Disarm() => Interlocked.Exchange(ref _deadline, 0) != -1;
+
+    /// <summary>Whether an armed exchange is past its deadline or its caller has gone: if so, the watch is ended and the
+    /// exchange cancelled where it waits (call it outside any lock: the exchange may continue on this thread).</summary>
+    public bool AbortIfDue(long now)
+    {
+        var deadline = Volatile.Read(ref _deadline);
+        if (deadline <= 0 || (now < deadline && !_caller.IsCancellationRequested)
+            || Interlocked.CompareExchange(ref _deadline, -1, deadline) != deadline)
+        {
+            return false;
+        }
+
+        Reusable = false;
+        _abort.Cancel();
+        return true;
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        await stream.DisposeAsync();
+        _abort.Dispose();
+    }
 
     private int WriteRequest(ReadOnlySpan<byte> head, string key, ReadOnlySpan<byte> body)
     {
@@ -89,7 +137,6 @@ internal sealed class DirectConnection(Stream stream) : IAsyncDisposable
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private async ValueTask<BackEndReply> ReadResponseAsync(CancellationToken cancellationToken)
     {
-        _start = _end = 0;
         while (true)
         {
             int headerEnd;
@@ -142,6 +189,31 @@ internal sealed class DirectConnection(Stream stream) : IAsyncDisposable
             Reusable = head.KeepAlive && !untilClose && _start == _end;
             return new BackEndReply(head.Status, head.RetryAfterSeconds);
         }
+    }
+
+    /// <summary>The answer, if the buffer holds all of it and it is the common kind: a final status with a
+    /// Content-Length body (or none). Anything else is left to <see cref="ReadResponseAsync"/>, from the same bytes.</summary>
+    private bool TryReadWhole(out BackEndReply reply)
+    {
+        reply = default;
+        var buffered = _read.AsSpan(_start, _end - _start);
+        var headerEnd = buffered.IndexOf("\r\n\r\n"u8);
+        if (headerEnd < 0)
+        {
+            return false;
+        }
+
+        var head = ResponseHead.Parse(buffered[..(headerEnd + 2)]);
+        long bodyLength = head.Status is 204 or 304 ? 0 : head.ContentLength;
+        if (head.Status < 200 || head.Chunked || bodyLength < 0 || buffered.Length - headerEnd - 4 < bodyLength)
+        {
+            return false;
+        }
+
+        _start += headerEnd + 4 + (int)bodyLength;
+        Reusable = head.KeepAlive && _start == _end;
+        reply = new BackEndReply(head.Status, head.RetryAfterSeconds);
+        return true;
     }
 
     private async ValueTask SkipAsync(long count, CancellationToken cancellationToken)

@@ -10,9 +10,10 @@ internal sealed class DirectConnectionPool(Func<CancellationToken, ValueTask<Str
 {
     private readonly Lock _lock = new();
     private readonly Stack<DirectConnection> _idle = new();
+    private readonly List<DirectConnection> _open = new();
     private readonly Queue<TaskCompletionSource<DirectConnection?>> _waiters = new();
     private readonly long _lifetimeMs = (long)lifetime.TotalMilliseconds;
-    private int _open;
+    private int _slots;
     private bool _disposed;
 
     /// <summary>Connections open now, idle or in use.</summary>
@@ -22,13 +23,13 @@ internal sealed class DirectConnectionPool(Func<CancellationToken, ValueTask<Str
         {
             lock (_lock)
             {
-                return _open;
+                return _slots;
             }
         }
     }
 
     /// <summary>An idle connection within its lifetime, or null.</summary>
-    private DirectConnection? TakeIdle()
+    public DirectConnection? TryTakeIdle()
     {
         while (true)
         {
@@ -53,7 +54,7 @@ internal sealed class DirectConnectionPool(Func<CancellationToken, ValueTask<Str
     /// <summary>A connection for an exchange: an idle one, a new one, or, at the limit, the next one given back.</summary>
     public async ValueTask<DirectConnection> RentAsync(bool fresh, CancellationToken cancellationToken)
     {
-        if (!fresh && TakeIdle() is { } idle)
+        if (!fresh && TryTakeIdle() is { } idle)
         {
             return idle;
         }
@@ -62,9 +63,9 @@ internal sealed class DirectConnectionPool(Func<CancellationToken, ValueTask<Str
         lock (_lock)
         {
             ObjectDisposedException.ThrowIf(_disposed, this);
-            if (maxConnections == 0 || _open < maxConnections)
+            if (maxConnections == 0 || _slots < maxConnections)
             {
-                _open++;
+                _slots++;
             }
             else
             {
@@ -87,7 +88,13 @@ internal sealed class DirectConnectionPool(Func<CancellationToken, ValueTask<Str
 
         try
         {
-            return new DirectConnection(await connect(cancellationToken));
+            var connection = new DirectConnection(await connect(cancellationToken));
+            lock (_lock)
+            {
+                _open.Add(connection);
+            }
+
+            return connection;
         }
         catch (Exception error) when (error is not OperationCanceledException)
         {
@@ -134,8 +141,22 @@ internal sealed class DirectConnectionPool(Func<CancellationToken, ValueTask<Str
     /// <summary>Closes a connection that failed or will not be reused, and frees its slot.</summary>
     public void Close(DirectConnection connection)
     {
+        lock (_lock)
+        {
+            _open.Remove(connection);
+        }
+
         Release();
         _ = DisposeQuietlyAsync(connection);
+    }
+
+    /// <summary>Adds every open connection, idle or in an exchange, to <paramref name="into"/> (for the deadline sweep).</summary>
+    public void CopyOpen(List<DirectConnection> into)
+    {
+        lock (_lock)
+        {
+            into.AddRange(_open);
+        }
     }
 
     public async ValueTask DisposeAsync()
@@ -146,6 +167,7 @@ internal sealed class DirectConnectionPool(Func<CancellationToken, ValueTask<Str
             _disposed = true;
             idle = [.. _idle];
             _idle.Clear();
+            _open.Clear();
             while (_waiters.TryDequeue(out var waiter))
             {
                 waiter.TrySetException(new ObjectDisposedException(nameof(DirectConnectionPool)));
@@ -173,7 +195,7 @@ internal sealed class DirectConnectionPool(Func<CancellationToken, ValueTask<Str
                 }
             }
 
-            _open--;
+            _slots--;
         }
     }
 

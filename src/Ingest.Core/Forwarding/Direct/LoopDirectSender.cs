@@ -1,6 +1,7 @@
 using System.Runtime.CompilerServices;
 using System.Text;
 using Polly;
+using Polly.CircuitBreaker;
 using Polly.Timeout;
 
 namespace Ingest.Core.Forwarding.Direct;
@@ -9,20 +10,44 @@ namespace Ingest.Core.Forwarding.Direct;
 /// <see cref="ClientStrategy.LoopDirect"/>: each transport loop keeps its own keep-alive connections to every back-end
 /// (<see cref="DirectConnectionPool"/>), and a forward on a loop thread writes its request into one of them and reads
 /// the answer back on that thread (<see cref="DirectConnection"/>) — no HttpClient, no request or response message
-/// objects, no handler chain. What the contract asks of a forward is kept: every attempt carries the forward's
-/// Idempotency-Key (and the shared key), and runs inside the same resilience pipeline as HttpClient's strategies
-/// (<see cref="BackEndResilience.CreatePipelines{T}"/>: the forward's and each attempt's deadline, retries, one
-/// breaker per back-end shared by every loop). A forward from any other thread takes the loops' pools in turn.
+/// objects, no handler chain. A forward from any other thread takes the loops' pools in turn.
 /// </summary>
+/// <remarks>
+/// The forward's resilience is the one the HttpClient strategies get from <see cref="BackEndResilience"/>, from the
+/// same options, kept here in the forward's own loop instead of four nested Polly strategies (their async layers,
+/// two timers per forward and their allocations cost a sixth of the front-end's CPU per request): every attempt
+/// carries the forward's Idempotency-Key (and the shared key); the forward's deadline
+/// (<see cref="ForwardingOptions.TimeoutMilliseconds"/>) and each attempt's
+/// (<see cref="ForwardingOptions.AttemptTimeoutMilliseconds"/>, never past the forward's) are kept by one sweep of the
+/// open connections every <see cref="SweepPeriod"/> (a twentieth of the shorter deadline, 5 to 100 ms), which cancels an
+/// exchange that is due or whose caller went away; transient failures (<see cref="BackEndReply.IsTransient"/>) are
+/// retried after an exponential, jittered back-off while the forward's time allows; one <see cref="ForwardBreaker"/>
+/// per back-end authority is shared by every loop. Failures end as the forwarder maps them: TimeoutRejectedException
+/// (504), BrokenCircuitException (503), HttpRequestException (502), and
+/// <see cref="ForwardOutcomeUnknownException"/> (504) for a forward one of whose attempts may have landed
+/// (<see cref="UnsettledForwards"/>).
+/// </remarks>
 internal sealed class LoopDirectSender : IBackEndSender, IAsyncDisposable
 {
     private readonly IForwardLoops _loops;
-    private readonly ResiliencePipeline<BackEndReply>[] _pipelines;
+    private readonly ForwardBreaker?[] _breakers;
     private readonly byte[][] _heads;
     private readonly DirectConnectionPool[][] _pools;
+    private readonly int _timeoutMs;
+    private readonly int _attemptTimeoutMs;
+    private readonly int _retries;
+    private readonly int _retryBaseDelayMs;
+    private readonly ITimer _sweep;
+    private readonly List<DirectConnection> _sweeping = [];
+    private int _sweepRunning;
     private uint _next;
 
     public LoopDirectSender(BackEndResilience resilience, BackEndHandlerFactory handlers, IForwardLoops loops, ForwardingOptions options, string? sharedKey)
+        : this(resilience, handlers, loops, options, sharedKey, TimeProvider.System)
+    {
+    }
+
+    internal LoopDirectSender(BackEndResilience resilience, BackEndHandlerFactory handlers, IForwardLoops loops, ForwardingOptions options, string? sharedKey, TimeProvider time)
     {
         if (loops.Count == 0)
         {
@@ -31,10 +56,12 @@ internal sealed class LoopDirectSender : IBackEndSender, IAsyncDisposable
 
         _loops = loops;
         var targets = resilience.Targets;
-        _pipelines = resilience.CreatePipelines<BackEndReply>(
-            BackEndReply.IsTransient,
-            static context => context.Properties.Set(UnsettledForwards.ContextProperty, true));
+        _breakers = resilience.PerAuthority(() => ForwardBreaker.From(options, time));
         _heads = targets.Select(target => Head(target, sharedKey)).ToArray();
+        _timeoutMs = options.TimeoutMilliseconds;
+        _attemptTimeoutMs = options.AttemptTimeoutMilliseconds;
+        _retries = options.RetryAttempts;
+        _retryBaseDelayMs = options.RetryBaseDelayMilliseconds;
         var lifetime = TimeSpan.FromSeconds(options.PooledConnectionLifetimeSeconds);
         _pools = new DirectConnectionPool[loops.Count][];
         for (var loop = 0; loop < _pools.Length; loop++)
@@ -45,7 +72,13 @@ internal sealed class LoopDirectSender : IBackEndSender, IAsyncDisposable
                 options.MaxConnectionsPerServer,
                 lifetime)).ToArray();
         }
+
+        SweepPeriod = TimeSpan.FromMilliseconds(Math.Clamp(Math.Min(_timeoutMs, _attemptTimeoutMs) / 20, 5, 100));
+        _sweep = time.CreateTimer(static sender => ((LoopDirectSender)sender!).Sweep(), this, SweepPeriod, SweepPeriod);
     }
+
+    /// <summary>How often the deadlines are checked: how late, at most, a due exchange is cancelled.</summary>
+    internal TimeSpan SweepPeriod { get; }
 
     /// <summary>Connections open now to back-end <paramref name="target"/>, over every loop.</summary>
     internal int OpenConnections(int target) => _pools.Sum(pools => pools[target].Open);
@@ -53,30 +86,80 @@ internal sealed class LoopDirectSender : IBackEndSender, IAsyncDisposable
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     public async ValueTask<BackEndReply> SendAsync(int target, ReadOnlyMemory<byte> body, string idempotencyKey, CancellationToken cancellationToken)
     {
-        var context = ResilienceContextPool.Shared.Get(cancellationToken);
-        try
+        var breaker = _breakers[target];
+        var deadline = Environment.TickCount64 + _timeoutMs;
+        var unsettled = false;
+        for (var attempt = 0; ; attempt++)
         {
-            var reply = await _pipelines[target].ExecuteAsync(
-                static (context, state) => state.Sender.AttemptAsync(state.Target, state.Body, state.Key, context.CancellationToken),
-                context,
-                (Sender: this, Target: target, Body: body, Key: idempotencyKey));
-            return reply.IsSuccess || !Unsettled(context) ? reply : throw UnsettledForwards.Unknown(null, reply.Status);
-        }
-        catch (Exception error) when (error is not (ForwardOutcomeUnknownException or TimeoutRejectedException)
-            && !cancellationToken.IsCancellationRequested && (Unsettled(context) || UnsettledForwards.MayHaveLanded(error)))
-        {
-            throw UnsettledForwards.Unknown(error);
-        }
-        finally
-        {
-            ResilienceContextPool.Shared.Return(context);
+            try
+            {
+                breaker?.Enter();
+            }
+            catch (BrokenCircuitException open) when (unsettled)
+            {
+                throw UnsettledForwards.Unknown(open);
+            }
+
+            var attemptDeadline = Math.Min(Environment.TickCount64 + _attemptTimeoutMs, deadline);
+            BackEndReply reply = default;
+            Exception? error = null;
+            try
+            {
+                reply = await AttemptAsync(target, body, idempotencyKey, attemptDeadline, cancellationToken);
+            }
+            catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+            {
+                breaker?.Abandon();
+                throw;
+            }
+            catch (Exception failure)
+            {
+                error = failure;
+            }
+
+            var transient = BackEndReply.IsTransient(error is null ? Outcome.FromResult(reply) : Outcome.FromException<BackEndReply>(error));
+            breaker?.Record(failed: transient);
+            if (transient && error is not null && UnsettledForwards.MayHaveLanded(error))
+            {
+                unsettled = true;
+            }
+
+            if (error is TimeoutRejectedException && attemptDeadline == deadline)
+            {
+                // The forward's own deadline: 504, whatever came before.
+                throw error;
+            }
+
+            var delay = transient && attempt < _retries ? Backoff(attempt) : -1;
+            if (delay >= 0 && Environment.TickCount64 + delay >= deadline)
+            {
+                // The next attempt could not start within the forward's time.
+                throw new TimeoutRejectedException($"The forward's deadline ({_timeoutMs} ms) passed before it could be retried.", TimeSpan.FromMilliseconds(_timeoutMs));
+            }
+
+            if (delay < 0)
+            {
+                return error switch
+                {
+                    null when reply.IsSuccess || !unsettled => reply,
+                    null => throw UnsettledForwards.Unknown(null, reply.Status),
+                    TimeoutRejectedException => throw error,
+                    _ when unsettled || UnsettledForwards.MayHaveLanded(error) => throw UnsettledForwards.Unknown(error),
+                    _ => throw error,
+                };
+            }
+
+            await Task.Delay(delay, cancellationToken);
         }
     }
 
-    private static bool Unsettled(ResilienceContext context) => context.Properties.TryGetValue(UnsettledForwards.ContextProperty, out var unsettled) && unsettled;
+    /// <summary>The wait before retry <paramref name="attempt"/> + 1: the base delay doubled per retry, jittered
+    /// between half and one and a half times that, so retries of many forwards spread out.</summary>
+    private int Backoff(int attempt) => (int)(_retryBaseDelayMs * Math.Pow(2, attempt) * (0.5 + Random.Shared.NextDouble()));
 
     public async ValueTask DisposeAsync()
     {
+        await _sweep.DisposeAsync();
         foreach (var pool in _pools.SelectMany(pools => pools))
         {
             await pool.DisposeAsync();
@@ -84,31 +167,51 @@ internal sealed class LoopDirectSender : IBackEndSender, IAsyncDisposable
     }
 
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private async ValueTask<BackEndReply> AttemptAsync(int target, ReadOnlyMemory<byte> body, string key, CancellationToken cancellationToken)
+    private async ValueTask<BackEndReply> AttemptAsync(int target, ReadOnlyMemory<byte> body, string key, long deadline, CancellationToken cancellationToken)
     {
         var loop = _loops.Current;
         var pool = _pools[loop >= 0 ? loop : (int)(Interlocked.Increment(ref _next) % (uint)_pools.Length)][target];
         StaleConnectionException? stale = null;
         while (true)
         {
-            DirectConnection connection;
-            try
+            var connection = stale is null ? pool.TryTakeIdle() : null;
+            if (connection is null)
             {
-                connection = await pool.RentAsync(fresh: stale is not null, cancellationToken);
-            }
-            catch (HttpRequestException refused) when (stale is not null)
-            {
-                // The kept connection was closed with the request written and no answer: a back-end that died right
-                // after reading it may have persisted it. A refusal now does not settle that.
-                throw new HttpRequestException(HttpRequestError.ResponseEnded,
-                    "The back-end closed a kept connection without answering, then refused a new one: the request may have been read.", refused);
+                try
+                {
+                    connection = await RentAsync(pool, fresh: stale is not null, deadline, cancellationToken);
+                }
+                catch (HttpRequestException refused) when (stale is not null)
+                {
+                    // The kept connection was closed with the request written and no answer: a back-end that died right
+                    // after reading it may have persisted it. A refusal now does not settle that.
+                    throw new HttpRequestException(HttpRequestError.ResponseEnded,
+                        "The back-end closed a kept connection without answering, then refused a new one: the request may have been read.", refused);
+                }
             }
 
+            connection.Arm(deadline, cancellationToken);
             try
             {
-                var reply = await connection.ExchangeAsync(_heads[target], key, body, cancellationToken);
-                pool.Return(connection);
+                var reply = await connection.ExchangeAsync(_heads[target], key, body);
+                if (connection.Disarm())
+                {
+                    pool.Return(connection);
+                }
+                else
+                {
+                    // The sweep cancelled it as the answer came: the answer counts, the connection does not go back.
+                    pool.Close(connection);
+                }
+
                 return reply;
+            }
+            catch (Exception error) when (!connection.Disarm())
+            {
+                // Cancelled by the sweep: the caller went away, or the attempt's deadline passed.
+                pool.Close(connection);
+                cancellationToken.ThrowIfCancellationRequested();
+                throw new TimeoutRejectedException($"The attempt's deadline ({_attemptTimeoutMs} ms, or the forward's) passed.", TimeSpan.FromMilliseconds(_attemptTimeoutMs), error);
             }
             catch (StaleConnectionException error) when (stale is null)
             {
@@ -119,10 +222,55 @@ internal sealed class LoopDirectSender : IBackEndSender, IAsyncDisposable
             }
             catch
             {
-                // Failed or abandoned mid-exchange (an attempt's deadline): the connection's state is unknown.
+                // Failed mid-exchange: the connection's state is unknown.
                 pool.Close(connection);
                 throw;
             }
+        }
+    }
+
+    /// <summary>A new connection, or one given back at the connection limit: the slow path, with a deadline of its own.</summary>
+    private static async ValueTask<DirectConnection> RentAsync(DirectConnectionPool pool, bool fresh, long deadline, CancellationToken cancellationToken)
+    {
+        using var limit = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        limit.CancelAfter(TimeSpan.FromMilliseconds(Math.Max(0, deadline - Environment.TickCount64)));
+        try
+        {
+            return await pool.RentAsync(fresh, limit.Token);
+        }
+        catch (OperationCanceledException error) when (!cancellationToken.IsCancellationRequested)
+        {
+            throw new TimeoutRejectedException("The attempt's deadline passed while connecting or waiting for a connection.", error);
+        }
+    }
+
+    private void Sweep()
+    {
+        if (Interlocked.Exchange(ref _sweepRunning, 1) == 1)
+        {
+            return;
+        }
+
+        try
+        {
+            foreach (var pools in _pools)
+            {
+                foreach (var pool in pools)
+                {
+                    pool.CopyOpen(_sweeping);
+                }
+            }
+
+            var now = Environment.TickCount64;
+            foreach (var connection in _sweeping)
+            {
+                connection.AbortIfDue(now);
+            }
+        }
+        finally
+        {
+            _sweeping.Clear();
+            Volatile.Write(ref _sweepRunning, 0);
         }
     }
 
