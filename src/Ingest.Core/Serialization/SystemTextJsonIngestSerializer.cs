@@ -24,7 +24,6 @@ internal sealed class SystemTextJsonIngestSerializer : IIngestSerializer
     private readonly JsonSerializerOptions _options;
     private readonly JsonTypeInfo<EventDocument> _document;
     private readonly JsonTypeInfo<List<EventDocument?>> _documents;
-    private readonly JsonTypeInfo<List<IngestEvent>> _eventsOut;
     private readonly JsonTypeInfo<List<IngestEvent?>> _eventsIn;
     private readonly JsonTypeInfo<IngestEvent> _event;
 
@@ -35,7 +34,6 @@ internal sealed class SystemTextJsonIngestSerializer : IIngestSerializer
         _options.MakeReadOnly();
         _document = Info<EventDocument>();
         _documents = Info<List<EventDocument?>>();
-        _eventsOut = Info<List<IngestEvent>>();
         _eventsIn = Info<List<IngestEvent?>>();
         _event = Info<IngestEvent>();
     }
@@ -100,7 +98,21 @@ internal sealed class SystemTextJsonIngestSerializer : IIngestSerializer
         }
     }
 
-    public void WriteEvents(IBufferWriter<byte> output, List<IngestEvent> events) => Serialize(output, events, _eventsOut);
+    public void WriteEvents(IBufferWriter<byte> output, List<IngestEvent> events)
+    {
+        // The array written here and each event serialized as a root: with the list as the root, every call takes a
+        // second level of the serializer's write stack, an array it allocates per call (about 350 B of a forward's
+        // 4.6 KB). The bytes are the same (SerializerEquivalenceTests).
+        var writer = WriterOver(output);
+        writer.WriteStartArray();
+        foreach (var e in events)
+        {
+            JsonSerializer.Serialize(writer, e, _event);
+        }
+
+        writer.WriteEndArray();
+        Finish(writer);
+    }
 
     public List<IngestEvent?> ReadEvents(ReadOnlyMemory<byte> utf8Json)
     {
@@ -123,17 +135,25 @@ internal sealed class SystemTextJsonIngestSerializer : IIngestSerializer
 
     private static void Serialize<T>(IBufferWriter<byte> output, T value, JsonTypeInfo<T> info)
     {
+        var writer = WriterOver(output);
+        JsonSerializer.Serialize(writer, value, info);
+        Finish(writer);
+    }
+
+    private static Utf8JsonWriter WriterOver(IBufferWriter<byte> output)
+    {
         var writer = t_writer;
         if (writer is null)
         {
-            writer = t_writer = new Utf8JsonWriter(output);
-        }
-        else
-        {
-            writer.Reset(output);
+            return t_writer = new Utf8JsonWriter(output);
         }
 
-        JsonSerializer.Serialize(writer, value, info);
+        writer.Reset(output);
+        return writer;
+    }
+
+    private static void Finish(Utf8JsonWriter writer)
+    {
         writer.Flush();
         writer.Reset();
     }
