@@ -105,24 +105,37 @@ public sealed partial class BackEndForwarder : IEventForwarder
         }
     }
 
+    // One async method per back-end call, the metrics kept around it when they are on, the answer and the failures
+    // mapped by the synchronous methods below (each async layer is a state machine boxed per forward).
     private async Task<IngestProblem?> SendAsync(int index, PooledBufferWriter body, string key, CancellationToken cancellationToken)
     {
-        if (_metrics is null)
+        var started = 0L;
+        if (_metrics is not null)
         {
-            return await SendOnceAsync(index, body, key, cancellationToken);
+            started = TimeProvider.System.GetTimestamp();
+            _metrics.ForwardStarted();
         }
 
-        var started = TimeProvider.System.GetTimestamp();
-        _metrics.ForwardStarted();
         IngestProblem? problem = null;
         try
         {
-            return problem = await SendOnceAsync(index, body, key, cancellationToken);
+            var target = _targets[index];
+            try
+            {
+                return problem = Problem(target, await _sender.SendAsync(index, body.WrittenMemory, key, cancellationToken));
+            }
+            catch (Exception error) when (error is TimeoutRejectedException or ForwardOutcomeUnknownException or BrokenCircuitException or HttpRequestException)
+            {
+                return problem = Problem(target, error);
+            }
         }
         finally
         {
-            _metrics.ForwardEnded();
-            _metrics.Forwarded(Outcome(problem, cancellationToken), TimeProvider.System.GetElapsedTime(started).TotalSeconds);
+            if (_metrics is not null)
+            {
+                _metrics.ForwardEnded();
+                _metrics.Forwarded(Outcome(problem, cancellationToken), TimeProvider.System.GetElapsedTime(started).TotalSeconds);
+            }
         }
     }
 
@@ -135,41 +148,36 @@ public sealed partial class BackEndForwarder : IEventForwarder
         _ => "backend-failed",
     };
 
-    private async Task<IngestProblem?> SendOnceAsync(int index, PooledBufferWriter body, string key, CancellationToken cancellationToken)
+    private IngestProblem? Problem(Uri target, BackEndReply reply)
     {
-        var target = _targets[index];
-        try
+        if (reply.IsSuccess)
         {
-            var reply = await _sender.SendAsync(index, body.WrittenMemory, key, cancellationToken);
-            if (reply.IsSuccess)
-            {
-                return null;
-            }
+            return null;
+        }
 
-            LogRejected(_logger, target, reply.Status);
-            return reply.Status == (int)HttpStatusCode.ServiceUnavailable
-                ? IngestProblem.Overloaded($"The back-end {target.Authority} is unavailable (its store is down or it sheds load).", Math.Max(1, reply.RetryAfterSeconds))
-                : IngestProblem.Create(ProblemKind.BackEndFailed, $"The back-end {target.Authority} answered {reply.Status}.");
-        }
-        catch (TimeoutRejectedException)
+        LogRejected(_logger, target, reply.Status);
+        return reply.Status == (int)HttpStatusCode.ServiceUnavailable
+            ? IngestProblem.Overloaded($"The back-end {target.Authority} is unavailable (its store is down or it sheds load).", Math.Max(1, reply.RetryAfterSeconds))
+            : IngestProblem.Create(ProblemKind.BackEndFailed, $"The back-end {target.Authority} answered {reply.Status}.");
+    }
+
+    private IngestProblem Problem(Uri target, Exception error)
+    {
+        switch (error)
         {
-            LogTimedOut(_logger, target, _options.TimeoutMilliseconds);
-            return IngestProblem.Create(ProblemKind.BackEndTimeout, $"The back-end {target.Authority} did not answer within {_options.TimeoutMilliseconds} ms.");
-        }
-        catch (ForwardOutcomeUnknownException ex)
-        {
-            LogUnsettled(_logger, target, ex.Message);
-            return IngestProblem.Create(ProblemKind.BackEndTimeout, $"The back-end {target.Authority} did not confirm the forward: {ex.Message}. Its outcome is unknown.");
-        }
-        catch (BrokenCircuitException ex)
-        {
-            var seconds = Math.Max(1, (int)Math.Ceiling((ex.RetryAfter ?? TimeSpan.FromSeconds(_options.BreakerBreakSeconds)).TotalSeconds));
-            return IngestProblem.Overloaded($"The back-end {target.Authority} is failing: its circuit is open, forwards are refused for now.", seconds);
-        }
-        catch (HttpRequestException ex)
-        {
-            LogFailed(_logger, target, ex.HttpRequestError, ex.Message);
-            return IngestProblem.Create(ProblemKind.BackEndFailed, $"The back-end {target.Authority} could not be reached: {ex.HttpRequestError}.");
+            case TimeoutRejectedException:
+                LogTimedOut(_logger, target, _options.TimeoutMilliseconds);
+                return IngestProblem.Create(ProblemKind.BackEndTimeout, $"The back-end {target.Authority} did not answer within {_options.TimeoutMilliseconds} ms.");
+            case ForwardOutcomeUnknownException unknown:
+                LogUnsettled(_logger, target, unknown.Message);
+                return IngestProblem.Create(ProblemKind.BackEndTimeout, $"The back-end {target.Authority} did not confirm the forward: {unknown.Message}. Its outcome is unknown.");
+            case BrokenCircuitException open:
+                var seconds = Math.Max(1, (int)Math.Ceiling((open.RetryAfter ?? TimeSpan.FromSeconds(_options.BreakerBreakSeconds)).TotalSeconds));
+                return IngestProblem.Overloaded($"The back-end {target.Authority} is failing: its circuit is open, forwards are refused for now.", seconds);
+            default:
+                var failed = (HttpRequestException)error;
+                LogFailed(_logger, target, failed.HttpRequestError, failed.Message);
+                return IngestProblem.Create(ProblemKind.BackEndFailed, $"The back-end {target.Authority} could not be reached: {failed.HttpRequestError}.");
         }
     }
 
