@@ -22,7 +22,7 @@ public sealed class IdempotencyGuard(IOptions<IdempotencyOptions> options, TimeP
 
     private readonly Lock _gate = new();
     private readonly HashSet<WindowKey> _persisted = [];
-    private readonly Queue<(WindowKey Key, long At)> _order = new();
+    private Queue<(WindowKey Key, long At)> _order = new();
 
     /// <summary>Keys being persisted; the value stays null unless a retry arrives meanwhile and waits for the outcome.</summary>
     private readonly Dictionary<WindowKey, TaskCompletionSource?> _inFlight = [];
@@ -146,7 +146,28 @@ public sealed class IdempotencyGuard(IOptions<IdempotencyOptions> options, TimeP
 
         // One more than the capacity: a key is added before the oldest is evicted.
         var wanted = (int)Math.Min(Math.Max(Math.Max(2L * _reserved, InitialReserve), needed), _capacity + 1L);
-        _reserved = Math.Min(_persisted.EnsureCapacity(wanted), _order.EnsureCapacity(wanted));
+        _reserved = Math.Min(_persisted.EnsureCapacity(wanted), GrowOrder(wanted));
+    }
+
+    /// <summary>Grows the queue to exactly <paramref name="wanted"/> slots: <see cref="Queue{T}.EnsureCapacity"/> grows to
+    /// at least twice the old size, which on the last step is past the capacity (262,144 slots for a window of 200,000).
+    /// Called under the gate.</summary>
+    private int GrowOrder(int wanted)
+    {
+        var slots = _order.EnsureCapacity(0);
+        if (slots >= wanted)
+        {
+            return slots;
+        }
+
+        var grown = new Queue<(WindowKey Key, long At)>(wanted);
+        foreach (var entry in _order)
+        {
+            grown.Enqueue(entry);
+        }
+
+        _order = grown;
+        return wanted;
     }
 
     /// <summary>Forgets the oldest persisted keys beyond the capacity or the window. Called under the gate.</summary>
