@@ -7,15 +7,16 @@ namespace Ingest.Core.Sinks;
 /// Persists a forward carrying an Idempotency-Key once: a retry of a forward the back-end already persisted (its
 /// answer lost to a timeout or a reset) is acknowledged again without writing the events twice, and a retry
 /// arriving while the first attempt is still persisting waits for that attempt's outcome. Persisted keys are kept for
-/// <see cref="IdempotencyOptions.WindowSeconds"/> and at most <see cref="IdempotencyOptions.Capacity"/> of them.
+/// <see cref="IdempotencyOptions.WindowSeconds"/> and at most <see cref="Capacity"/> of them: the configured
+/// <see cref="IdempotencyOptions.Capacity"/>, or as many as the memory of <paramref name="budget"/> fits.
 /// </summary>
 /// <remarks>
-/// The window is the back-end's largest holding (a key per forward, 200,000 by default), so it is stored compactly: a
-/// persisted key is a <see cref="WindowKey"/> (16 bytes for the 32-character key our front-ends send) in one hash set
-/// and one queue of (key, time) — about 70 bytes a key and no object per key. Only keys still being persisted sit in a
+/// The window is the back-end's largest holding (a key per forward, up to 200,000 by default), so it is stored compactly:
+/// a persisted key is a <see cref="WindowKey"/> (16 bytes for the 32-character key our front-ends send) in one hash set
+/// and one queue of (key, time) — <see cref="WindowBudget.BytesPerKey"/> at most and no object per key. Only keys still being persisted sit in a
 /// dictionary of their own, and only a retry racing its first attempt allocates something to wait on.
 /// </remarks>
-public sealed class IdempotencyGuard(IOptions<IdempotencyOptions> options, TimeProvider time)
+public sealed class IdempotencyGuard(IOptions<IdempotencyOptions> options, WindowBudget budget, TimeProvider time)
 {
     /// <summary>Keys room is made for at first; the window grows from here as forwards arrive.</summary>
     private const int InitialReserve = 1024;
@@ -27,10 +28,13 @@ public sealed class IdempotencyGuard(IOptions<IdempotencyOptions> options, TimeP
     /// <summary>Keys being persisted; the value stays null unless a retry arrives meanwhile and waits for the outcome.</summary>
     private readonly Dictionary<WindowKey, TaskCompletionSource?> _inFlight = [];
 
-    private readonly int _capacity = options.Value.Capacity;
+    private readonly int _capacity = budget.CapacityFor(options.Value);
     private readonly TimeSpan _window = TimeSpan.FromSeconds(options.Value.WindowSeconds);
     private int _reserved;
     private long _duplicates;
+
+    /// <summary>Persisted keys remembered at most.</summary>
+    public int Capacity => _capacity;
 
     /// <summary>Forwards acknowledged again without being persisted again.</summary>
     public long Duplicates => Interlocked.Read(ref _duplicates);
