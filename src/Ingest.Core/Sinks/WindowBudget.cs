@@ -9,7 +9,7 @@ namespace Ingest.Core.Sinks;
 /// from memory (<see cref="IdempotencyOptions.Capacity"/> unset) the window holds as many keys as fit, at most
 /// <see cref="IdempotencyOptions.MaxSizedCapacity"/>; a capacity set explicitly that does not fit is refused at start-up.
 /// </summary>
-/// <remarks>The rule and why a half: docs/configuration.md ("The idempotency window"); the lab behind it: docs/results.md
+/// <remarks>The rule and why a half: docs/configuration.md (the <c>Idempotency</c> keys); the lab behind it: docs/results.md
 /// ("Under container limits").</remarks>
 public sealed class WindowBudget(long availableBytes)
 {
