@@ -41,7 +41,7 @@ public static class IngestSinkExtensions
                 ? "none"
                 : $"drop-one-in:{faults.DropOneIn},delay-ms:{faults.DelayMilliseconds},response-delay-ms:{faults.ResponseDelayMilliseconds},fail-writes:{faults.FailWrites}";
         });
-        // Beside memory= on the start-up line: the window's capacity, and whether it was configured or sized to that memory.
+        // The window's capacity, and whether it was configured or sized to the memory the line's memory= also names.
         services.AddStartupFact("window", static sp =>
         {
             var capacity = sp.GetRequiredService<IdempotencyGuard>().Capacity.ToString(CultureInfo.InvariantCulture);

@@ -13,8 +13,9 @@ namespace Ingest.Core.Sinks;
 /// <remarks>
 /// The window is the back-end's largest holding (a key per forward, up to 200,000 by default), so it is stored compactly:
 /// a persisted key is a <see cref="WindowKey"/> (16 bytes for the 32-character key our front-ends send) in one hash set
-/// and one queue of (key, time) — <see cref="WindowBudget.BytesPerKey"/> at most and no object per key. Only keys still being persisted sit in a
-/// dictionary of their own, and only a retry racing its first attempt allocates something to wait on.
+/// and one queue of (key, time) — <see cref="WindowBudget.BytesPerKey"/> at most and no object per key. Only keys still
+/// being persisted sit in a dictionary of their own, and only a retry racing its first attempt allocates something to
+/// wait on.
 /// </remarks>
 public sealed class IdempotencyGuard(IOptions<IdempotencyOptions> options, WindowBudget budget, TimeProvider time)
 {
