@@ -29,7 +29,7 @@ public class ClientBenchmarks
     [GlobalSetup]
     public async Task Setup()
     {
-        _backEnd = BackEndProcess.Start();
+        _backEnd = BackEndProcess.Start([new("Sinks:Default", "Null")]);
         var settings = new FlowConfiguration(Strategy: Strategy).FrontEnd([_backEnd.Address]);
         _frontEnd = await ServiceHost.StartAsync(ServiceRole.FrontEnd, settings);
         _clients = _frontEnd.Get<IBackEndClientSource>();

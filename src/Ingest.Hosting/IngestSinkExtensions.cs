@@ -1,3 +1,4 @@
+using System.Globalization;
 using Ingest.Core.Sinks;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.Extensions.DependencyInjection;
@@ -13,6 +14,8 @@ public static class IngestSinkExtensions
         var services = builder.Services;
         services.AddOptions<SinkOptions>().BindConfiguration(SinkOptions.SectionName).ValidateOnStart();
         services.AddOptions<FaultOptions>().BindConfiguration(FaultOptions.SectionName).ValidateOnStart();
+        // The memory the GC may use, read once: the idempotency window is sized to it (or an explicit capacity checked).
+        services.AddSingleton(static _ => WindowBudget.FromRuntime());
         services.AddSingleton<SinkOptionsValidator>();
         services.AddSingleton<IValidateOptions<SinkOptions>>(static sp => sp.GetRequiredService<SinkOptionsValidator>());
         services.AddSingleton<IValidateOptions<FaultOptions>>(static sp => sp.GetRequiredService<SinkOptionsValidator>());
@@ -37,6 +40,14 @@ public static class IngestSinkExtensions
             return faults.DropOneIn == 0 && faults.DelayMilliseconds == 0 && faults.ResponseDelayMilliseconds == 0 && !faults.FailWrites
                 ? "none"
                 : $"drop-one-in:{faults.DropOneIn},delay-ms:{faults.DelayMilliseconds},response-delay-ms:{faults.ResponseDelayMilliseconds},fail-writes:{faults.FailWrites}";
+        });
+        // The window's capacity, and whether it was configured or sized to the memory the line's memory= also names.
+        services.AddStartupFact("window", static sp =>
+        {
+            var capacity = sp.GetRequiredService<IdempotencyGuard>().Capacity.ToString(CultureInfo.InvariantCulture);
+            return sp.GetRequiredService<IOptions<IdempotencyOptions>>().Value.Capacity is null
+                ? $"{capacity}(sized-to-{sp.GetRequiredService<WindowBudget>().AvailableBytes / (1024 * 1024)}MB)"
+                : $"{capacity}(configured)";
         });
         return builder;
     }

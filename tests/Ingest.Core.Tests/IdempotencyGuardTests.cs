@@ -7,7 +7,7 @@ namespace Ingest.Core.Tests;
 /// <summary>
 /// The back-end's at-most-once promise for a retried forward, on the compact window: a key is persisted once, a retry
 /// racing its first attempt shares that attempt's outcome, a failed attempt is forgotten, and keys leave the window
-/// oldest first by capacity and by age. Keys are equal exactly when their texts are.
+/// oldest first by capacity (configured, or what the memory fits) and by age. Keys are equal exactly when their texts are.
 /// </summary>
 public sealed class IdempotencyGuardTests
 {
@@ -144,8 +144,26 @@ public sealed class IdempotencyGuardTests
         Assert.Equal(4_500, guard.Remembered);
     });
 
+    [Fact]
+    public async Task WithoutAConfiguredCapacityTheWindowHoldsWhatItsMemoryFits()
+    {
+        const int fits = 5;
+        var budget = new WindowBudget(WindowBudget.PeakBytes(fits) * WindowBudget.MemoryShare);
+        var guard = new IdempotencyGuard(Options.Create(new IdempotencyOptions()), budget, TimeProvider.System);
+        var keys = Enumerable.Range(0, fits + 1).Select(_ => Guid.NewGuid().ToString("N")).ToArray();
+        foreach (var key in keys)
+        {
+            await guard.RunOnceAsync(key, _ => ValueTask.CompletedTask, CancellationToken.None);
+        }
+
+        Assert.Equal(fits, guard.Capacity);
+        Assert.Equal(fits, guard.Remembered);
+        Assert.Equal(1, await Persists(guard, keys[0]));
+    }
+
+    /// <summary>A guard with an explicit capacity; its budget (the machine's memory) plays no part.</summary>
     private static IdempotencyGuard Guard(int capacity = 1000, int windowSeconds = 300, TimeProvider? time = null) =>
-        new(Options.Create(new IdempotencyOptions { Capacity = capacity, WindowSeconds = windowSeconds }), time ?? TimeProvider.System);
+        new(Options.Create(new IdempotencyOptions { Capacity = capacity, WindowSeconds = windowSeconds }), WindowBudget.FromRuntime(), time ?? TimeProvider.System);
 
     private sealed class ManualClock : TimeProvider
     {

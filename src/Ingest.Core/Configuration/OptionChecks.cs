@@ -22,6 +22,10 @@ public sealed class OptionChecks(string section)
         return this;
     }
 
+    /// <summary>Checks a setting that may be left unset (null), which passes.</summary>
+    public OptionChecks Range(string name, long? value, long min, long max, string? hint = null) =>
+        value is { } v ? Range(name, v, min, max, hint) : this;
+
     public OptionChecks Defined<TEnum>(string name, TEnum value)
         where TEnum : struct, Enum
     {

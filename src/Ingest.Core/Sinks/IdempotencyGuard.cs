@@ -7,30 +7,35 @@ namespace Ingest.Core.Sinks;
 /// Persists a forward carrying an Idempotency-Key once: a retry of a forward the back-end already persisted (its
 /// answer lost to a timeout or a reset) is acknowledged again without writing the events twice, and a retry
 /// arriving while the first attempt is still persisting waits for that attempt's outcome. Persisted keys are kept for
-/// <see cref="IdempotencyOptions.WindowSeconds"/> and at most <see cref="IdempotencyOptions.Capacity"/> of them.
+/// <see cref="IdempotencyOptions.WindowSeconds"/> and at most <see cref="Capacity"/> of them: the configured
+/// <see cref="IdempotencyOptions.Capacity"/>, or as many as the memory of <paramref name="budget"/> fits.
 /// </summary>
 /// <remarks>
-/// The window is the back-end's largest holding (a key per forward, 200,000 by default), so it is stored compactly: a
-/// persisted key is a <see cref="WindowKey"/> (16 bytes for the 32-character key our front-ends send) in one hash set
-/// and one queue of (key, time) — about 70 bytes a key and no object per key. Only keys still being persisted sit in a
-/// dictionary of their own, and only a retry racing its first attempt allocates something to wait on.
+/// The window is the back-end's largest holding (a key per forward, up to 200,000 by default), so it is stored compactly:
+/// a persisted key is a <see cref="WindowKey"/> (16 bytes for the 32-character key our front-ends send) in one hash set
+/// and one queue of (key, time) — <see cref="WindowBudget.BytesPerKey"/> at most and no object per key. Only keys still
+/// being persisted sit in a dictionary of their own, and only a retry racing its first attempt allocates something to
+/// wait on.
 /// </remarks>
-public sealed class IdempotencyGuard(IOptions<IdempotencyOptions> options, TimeProvider time)
+public sealed class IdempotencyGuard(IOptions<IdempotencyOptions> options, WindowBudget budget, TimeProvider time)
 {
     /// <summary>Keys room is made for at first; the window grows from here as forwards arrive.</summary>
     private const int InitialReserve = 1024;
 
     private readonly Lock _gate = new();
     private readonly HashSet<WindowKey> _persisted = [];
-    private readonly Queue<(WindowKey Key, long At)> _order = new();
+    private Queue<(WindowKey Key, long At)> _order = new();
 
     /// <summary>Keys being persisted; the value stays null unless a retry arrives meanwhile and waits for the outcome.</summary>
     private readonly Dictionary<WindowKey, TaskCompletionSource?> _inFlight = [];
 
-    private readonly int _capacity = options.Value.Capacity;
+    private readonly int _capacity = budget.CapacityFor(options.Value);
     private readonly TimeSpan _window = TimeSpan.FromSeconds(options.Value.WindowSeconds);
     private int _reserved;
     private long _duplicates;
+
+    /// <summary>Persisted keys remembered at most.</summary>
+    public int Capacity => _capacity;
 
     /// <summary>Forwards acknowledged again without being persisted again.</summary>
     public long Duplicates => Interlocked.Read(ref _duplicates);
@@ -146,7 +151,28 @@ public sealed class IdempotencyGuard(IOptions<IdempotencyOptions> options, TimeP
 
         // One more than the capacity: a key is added before the oldest is evicted.
         var wanted = (int)Math.Min(Math.Max(Math.Max(2L * _reserved, InitialReserve), needed), _capacity + 1L);
-        _reserved = Math.Min(_persisted.EnsureCapacity(wanted), _order.EnsureCapacity(wanted));
+        _reserved = Math.Min(_persisted.EnsureCapacity(wanted), GrowOrder(wanted));
+    }
+
+    /// <summary>Grows the queue to exactly <paramref name="wanted"/> slots: <see cref="Queue{T}.EnsureCapacity"/> grows to
+    /// at least twice the old size, which on the last step is past the capacity (262,144 slots for a window of 200,000).
+    /// Called under the gate.</summary>
+    private int GrowOrder(int wanted)
+    {
+        var slots = _order.EnsureCapacity(0);
+        if (slots >= wanted)
+        {
+            return slots;
+        }
+
+        var grown = new Queue<(WindowKey Key, long At)>(wanted);
+        foreach (var entry in _order)
+        {
+            grown.Enqueue(entry);
+        }
+
+        _order = grown;
+        return wanted;
     }
 
     /// <summary>Forgets the oldest persisted keys beyond the capacity or the window. Called under the gate.</summary>

@@ -6,8 +6,12 @@ public sealed class IdempotencyOptions
 {
     public const string SectionName = "Idempotency";
 
-    /// <summary>Keys remembered at most: memory stays bounded whatever the rate. Defaults to 200,000.</summary>
-    public int Capacity { get; set; } = 200_000;
+    /// <summary>The most keys a window sized from memory holds.</summary>
+    public const int MaxSizedCapacity = 200_000;
+
+    /// <summary>Keys remembered at most: memory stays bounded whatever the rate. Defaults to null: sized from the memory
+    /// the GC may use (<see cref="WindowBudget"/>), at most 200,000.</summary>
+    public int? Capacity { get; set; }
 
     /// <summary>How long a key is remembered; longer than any front-end's forward timeout. Defaults to 300 s.</summary>
     public int WindowSeconds { get; set; } = 300;

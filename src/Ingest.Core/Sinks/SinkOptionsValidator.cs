@@ -3,8 +3,9 @@ using Microsoft.Extensions.Options;
 
 namespace Ingest.Core.Sinks;
 
-/// <summary>Start-up checks of the back-end's <see cref="SinkOptions"/>, <see cref="FaultOptions"/> and <see cref="IdempotencyOptions"/>.</summary>
-public sealed class SinkOptionsValidator : IValidateOptions<SinkOptions>, IValidateOptions<FaultOptions>, IValidateOptions<IdempotencyOptions>
+/// <summary>Start-up checks of the back-end's <see cref="SinkOptions"/>, <see cref="FaultOptions"/> and <see cref="IdempotencyOptions"/>;
+/// an explicit idempotency capacity must fit the memory of <paramref name="budget"/>.</summary>
+public sealed class SinkOptionsValidator(WindowBudget budget) : IValidateOptions<SinkOptions>, IValidateOptions<FaultOptions>, IValidateOptions<IdempotencyOptions>
 {
     public ValidateOptionsResult Validate(string? name, SinkOptions options) =>
         new OptionChecks(SinkOptions.SectionName)
@@ -23,9 +24,23 @@ public sealed class SinkOptionsValidator : IValidateOptions<SinkOptions>, IValid
             .Range(nameof(options.ResponseDelayMilliseconds), options.ResponseDelayMilliseconds, 0, 600_000)
             .Result();
 
-    public ValidateOptionsResult Validate(string? name, IdempotencyOptions options) =>
-        new OptionChecks(IdempotencyOptions.SectionName)
-            .Range(nameof(options.Capacity), options.Capacity, 1, 100_000_000)
-            .Range(nameof(options.WindowSeconds), options.WindowSeconds, 1, 86_400)
-            .Result();
+    public ValidateOptionsResult Validate(string? name, IdempotencyOptions options)
+    {
+        var checks = new OptionChecks(IdempotencyOptions.SectionName)
+            .Range(nameof(options.Capacity), options.Capacity, 1, 100_000_000, "leave it unset to size the window from memory")
+            .Range(nameof(options.WindowSeconds), options.WindowSeconds, 1, 86_400);
+        if (options.Capacity is { } capacity && capacity > budget.MostKeys)
+        {
+            checks.Fail(
+                $"{checks.Key(nameof(options.Capacity))} = {capacity} does not fit the {Megabytes(budget.AvailableBytes)} the GC may use: "
+                + $"a window of that many keys takes up to {Megabytes(WindowBudget.PeakBytes(capacity))} while it grows "
+                + $"({WindowBudget.GrowthPeak} × {WindowBudget.BytesPerKey} B a key), more than 1/{WindowBudget.MemoryShare} of it. "
+                + $"At most {budget.MostKeys} keys fit; leave it unset to size the window from memory.");
+        }
+
+        return checks.Result();
+    }
+
+    private static string Megabytes(long bytes) =>
+        (bytes / (1024.0 * 1024)).ToString("0.#", System.Globalization.CultureInfo.InvariantCulture) + " MB";
 }
