@@ -105,11 +105,9 @@ internal sealed class DirectConnection(Stream stream) : IAsyncDisposable
         return true;
     }
 
-    public async ValueTask DisposeAsync()
-    {
-        await stream.DisposeAsync();
-        _abort.Dispose();
-    }
+    // The abort source is not disposed: it has no timer and no linked token to release, and the deadline sweep may
+    // still be cancelling it from its own thread as the exchange it aborted closes the connection.
+    public ValueTask DisposeAsync() => stream.DisposeAsync();
 
     private int WriteRequest(ReadOnlySpan<byte> head, string key, ReadOnlySpan<byte> body)
     {
