@@ -59,14 +59,9 @@ internal sealed class DirectConnection(Stream stream) : IAsyncDisposable
             await stream.WriteAsync(_write.AsMemory(0, length), cancellationToken);
 
             // Almost always the whole answer comes in the first read: framed here, without the slow path's awaits.
-            var read = await stream.ReadAsync(_read, cancellationToken);
-            if (read > 0)
-            {
-                _received = true;
-                _end = read;
-            }
-
-            var reply = read > 0 && TryReadWhole(out var whole) ? whole : await ReadResponseAsync(cancellationToken);
+            var reply = Took(await stream.ReadAsync(_read, cancellationToken)) && TryReadWhole(out var whole)
+                ? whole
+                : await ReadResponseAsync(cancellationToken);
             Exchanges++;
             return reply;
         }
@@ -319,7 +314,12 @@ internal sealed class DirectConnection(Stream stream) : IAsyncDisposable
             Array.Resize(ref _read, (int)Math.Min((long)_read.Length * 2, Math.Max(limit, _read.Length)));
         }
 
-        var read = await stream.ReadAsync(_read.AsMemory(_end), cancellationToken);
+        return Took(await stream.ReadAsync(_read.AsMemory(_end), cancellationToken));
+    }
+
+    /// <summary>Counts <paramref name="read"/> bytes just read after the buffered ones; false at the end of the stream.</summary>
+    private bool Took(int read)
+    {
         if (read == 0)
         {
             return false;
