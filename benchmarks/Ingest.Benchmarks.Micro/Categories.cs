@@ -20,4 +20,7 @@ public static class Categories
 
     /// <summary>The status page rendered by each view engine (MVC Razor views, RazorSlices), and the last-events ring's cost per request.</summary>
     public const string Pages = "Pages";
+
+    /// <summary>The back-end's idempotency window at its default capacity: a new key remembered (the oldest forgotten), a retried one recognised.</summary>
+    public const string Idempotency = "Idempotency";
 }

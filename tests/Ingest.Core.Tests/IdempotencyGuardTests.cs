@@ -116,8 +116,8 @@ public sealed class IdempotencyGuardTests
 
     /// <summary>A service at its memory limit can fail any allocation; once the store has the events, recording the key
     /// must not be one, or a persisted forward would fail (and be retried under a new key by the caller). Keys are
-    /// persisted one after another across the window's growth steps: the guard's work after each persist allocates
-    /// nothing; and with 1,500 persisting at once past a growth step, room for all of them was made beforehand.</summary>
+    /// persisted one after another: the guard's work after each persist allocates nothing; and with 1,500 persisting at
+    /// once, room for all of them was made beforehand.</summary>
     [Fact]
     public Task RecordingAPersistedKeyAllocatesNothing() => Task.Run(async () =>
     {
@@ -135,7 +135,7 @@ public sealed class IdempotencyGuardTests
             Assert.True(tail == 0, $"key {i}: {tail} bytes allocated after the persist");
         }
 
-        // 1,500 persisting at once, past the next growth step: room for all of them is made before any persists.
+        // 1,500 persisting at once: room for all of them was made before any persists.
         var release = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var runs = Enumerable.Range(0, 1_500).Select(_ => guard.RunOnceAsync(Guid.NewGuid().ToString("N"), async _ => await release.Task, CancellationToken.None).AsTask()).ToArray();
         Assert.True(guard.Reserved >= 3_000 + 1_500, $"room for {guard.Reserved} keys with 3,000 remembered and 1,500 persisting");
@@ -148,7 +148,7 @@ public sealed class IdempotencyGuardTests
     public async Task WithoutAConfiguredCapacityTheWindowHoldsWhatItsMemoryFits()
     {
         const int fits = 5;
-        var budget = new WindowBudget(WindowBudget.PeakBytes(fits) * WindowBudget.MemoryShare);
+        var budget = new WindowBudget(WindowBudget.Bytes(fits) * WindowBudget.MemoryShare);
         var guard = new IdempotencyGuard(Options.Create(new IdempotencyOptions()), budget, TimeProvider.System);
         var keys = Enumerable.Range(0, fits + 1).Select(_ => Guid.NewGuid().ToString("N")).ToArray();
         foreach (var key in keys)

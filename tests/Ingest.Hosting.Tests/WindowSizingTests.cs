@@ -11,8 +11,8 @@ namespace Ingest.Hosting.Tests;
 /// </summary>
 public sealed class WindowSizingTests
 {
-    /// <summary>28 MB: below what a 200,000-key window needs at its growth peak, above what the back-end needs to run.</summary>
-    private const long HardLimit = 0x1C00000;
+    /// <summary>16 MB: below twice what a 200,000-key window takes, above what the back-end needs to run.</summary>
+    private const long HardLimit = 0x1000000;
 
     private static readonly KeyValuePair<string, string>[] SmallHeap = [new("DOTNET_GCHeapHardLimit", $"0x{HardLimit:X}")];
 
@@ -23,8 +23,8 @@ public sealed class WindowSizingTests
 
         var fits = new WindowBudget(HardLimit).SizedKeys;
         Assert.True(fits < IdempotencyOptions.MaxSizedCapacity, $"{fits} keys fit {HardLimit} B");
-        Assert.Contains("memory=28MB", backEnd.StartupLine, StringComparison.Ordinal);
-        Assert.Contains($"window={fits}(sized-to-28MB)", backEnd.StartupLine, StringComparison.Ordinal);
+        Assert.Contains("memory=16MB", backEnd.StartupLine, StringComparison.Ordinal);
+        Assert.Contains($"window={fits}(sized-to-16MB)", backEnd.StartupLine, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -34,7 +34,7 @@ public sealed class WindowSizingTests
             BackEndProcess.Start([new("Idempotency:Capacity", "200000")], SmallHeap).Dispose());
 
         Assert.Contains("exited", error.Message, StringComparison.Ordinal);
-        Assert.Contains("Idempotency:Capacity = 200000 does not fit the 28 MB the GC may use", error.Message, StringComparison.Ordinal);
+        Assert.Contains("Idempotency:Capacity = 200000 does not fit the 16 MB the GC may use", error.Message, StringComparison.Ordinal);
         Assert.Contains($"At most {new WindowBudget(HardLimit).MostKeys} keys fit", error.Message, StringComparison.Ordinal);
     }
 }

@@ -12,26 +12,21 @@ namespace Ingest.Core.Sinks;
 /// </summary>
 /// <remarks>
 /// The window is the back-end's largest holding (a key per forward, up to 200,000 by default), so it is stored compactly:
-/// a persisted key is a <see cref="WindowKey"/> (16 bytes for the 32-character key our front-ends send) in one hash set
-/// and one queue of (key, time) — <see cref="WindowBudget.BytesPerKey"/> at most and no object per key. Only keys still
+/// a persisted key is a <see cref="WindowKey"/> (16 bytes for the 32-character key our front-ends send) in a
+/// <see cref="KeyWindow"/> — <see cref="WindowBudget.BytesPerKey"/> at most and no object per key. Only keys still
 /// being persisted sit in a dictionary of their own, and only a retry racing its first attempt allocates something to
 /// wait on.
 /// </remarks>
 public sealed class IdempotencyGuard(IOptions<IdempotencyOptions> options, WindowBudget budget, TimeProvider time)
 {
-    /// <summary>Keys room is made for at first; the window grows from here as forwards arrive.</summary>
-    private const int InitialReserve = 1024;
-
     private readonly Lock _gate = new();
-    private readonly HashSet<WindowKey> _persisted = [];
-    private Queue<(WindowKey Key, long At)> _order = new();
+    private readonly KeyWindow _persisted = new();
 
     /// <summary>Keys being persisted; the value stays null unless a retry arrives meanwhile and waits for the outcome.</summary>
     private readonly Dictionary<WindowKey, TaskCompletionSource?> _inFlight = [];
 
     private readonly int _capacity = budget.CapacityFor(options.Value);
     private readonly TimeSpan _window = TimeSpan.FromSeconds(options.Value.WindowSeconds);
-    private int _reserved;
     private long _duplicates;
 
     /// <summary>Persisted keys remembered at most.</summary>
@@ -47,7 +42,7 @@ public sealed class IdempotencyGuard(IOptions<IdempotencyOptions> options, Windo
         {
             lock (_gate)
             {
-                return _reserved;
+                return _persisted.Room;
             }
         }
     }
@@ -130,58 +125,31 @@ public sealed class IdempotencyGuard(IOptions<IdempotencyOptions> options, Windo
         {
             _inFlight.Remove(id, out waiter);
             var now = time.GetTimestamp();
-            _persisted.Add(id);
-            _order.Enqueue((id, now));
+            _persisted.Add(id, now);
             Evict(now);
         }
 
         waiter?.TrySetResult();
     }
 
-    /// <summary>Makes room in the set and the queue for every key being persisted now (the caller's included), growing by
-    /// doubling as usual but never past the capacity (a collection left to itself doubles past it: up to twice the
-    /// memory the window needs). Called under the gate, before a persist.</summary>
+    /// <summary>Makes room for the whole window at the first persist: its ring is allocated once at the capacity (one
+    /// more: a key is added before the oldest is evicted) and never copied. The GC hands a large array fresh pages it
+    /// does not touch, so the ring becomes resident only as keys fill it, while growing by doubling would leave every
+    /// smaller step behind as garbage in the large object heap until a gen2 collection. Called under the gate.</summary>
     private void Reserve()
     {
-        var needed = Math.Min(_persisted.Count + _inFlight.Count, _capacity + 1L);
-        if (needed <= _reserved)
+        if (_persisted.Room == 0)
         {
-            return;
+            _persisted.Grow(_capacity + 1);
         }
-
-        // One more than the capacity: a key is added before the oldest is evicted.
-        var wanted = (int)Math.Min(Math.Max(Math.Max(2L * _reserved, InitialReserve), needed), _capacity + 1L);
-        _reserved = Math.Min(_persisted.EnsureCapacity(wanted), GrowOrder(wanted));
-    }
-
-    /// <summary>Grows the queue to exactly <paramref name="wanted"/> slots: <see cref="Queue{T}.EnsureCapacity"/> grows to
-    /// at least twice the old size, which on the last step is past the capacity (262,144 slots for a window of 200,000).
-    /// Called under the gate.</summary>
-    private int GrowOrder(int wanted)
-    {
-        var slots = _order.EnsureCapacity(0);
-        if (slots >= wanted)
-        {
-            return slots;
-        }
-
-        var grown = new Queue<(WindowKey Key, long At)>(wanted);
-        foreach (var entry in _order)
-        {
-            grown.Enqueue(entry);
-        }
-
-        _order = grown;
-        return wanted;
     }
 
     /// <summary>Forgets the oldest persisted keys beyond the capacity or the window. Called under the gate.</summary>
     private void Evict(long now)
     {
-        while (_order.TryPeek(out var oldest) && (_order.Count > _capacity || time.GetElapsedTime(oldest.At, now) > _window))
+        while (_persisted.TryPeekOldest(out var at) && (_persisted.Count > _capacity || time.GetElapsedTime(at, now) > _window))
         {
-            _order.Dequeue();
-            _persisted.Remove(oldest.Key);
+            _persisted.RemoveOldest();
         }
     }
 }

@@ -33,8 +33,8 @@ public sealed class SinkOptionsValidator(WindowBudget budget) : IValidateOptions
         {
             checks.Fail(
                 $"{checks.Key(nameof(options.Capacity))} = {capacity} does not fit the {Megabytes(budget.AvailableBytes)} the GC may use: "
-                + $"a window of that many keys takes up to {Megabytes(WindowBudget.PeakBytes(capacity))} while it grows "
-                + $"({WindowBudget.GrowthPeak} × {WindowBudget.BytesPerKey} B a key), more than 1/{WindowBudget.MemoryShare} of it. "
+                + $"a window of that many keys takes {Megabytes(WindowBudget.Bytes(capacity))} "
+                + $"({WindowBudget.BytesPerKey} B a key), more than 1/{WindowBudget.MemoryShare} of it. "
                 + $"At most {budget.MostKeys} keys fit; leave it unset to size the window from memory.");
         }
 
