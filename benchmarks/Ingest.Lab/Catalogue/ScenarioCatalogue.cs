@@ -284,6 +284,12 @@ internal static class ScenarioCatalogue
         yield return Flow("aot", "raw-jit", "Raw middleware on the JIT", DotNetFrontEnd(("Ingest:ApiStyle", "Raw")), load);
         yield return Flow("aot", "raw-aot", "Raw middleware, Native AOT", DotNetFrontEnd(("Ingest:ApiStyle", "Raw")) with { NativeAot = true }, load, aot: true);
 
+        // The same API style on the fast set's path (IoUring inline, the front-end's own HTTP/1.1 client): where the forward
+        // is Ingest's own code rather than HttpClient and Polly, what is left of Native AOT's gap to the JIT.
+        (string Key, string Value)[] direct = [.. IoUringInline, ("Forwarding:ClientStrategy", "LoopDirect")];
+        yield return Flow("aot", "minimal-jit-direct", "Minimal API on the JIT, IoUring inline, own HTTP/1.1 client", DotNetFrontEnd(direct), load, backEnd: DotNetBackEnd(IoUringInline));
+        yield return Flow("aot", "minimal-aot-direct", "Minimal API, Native AOT, IoUring inline, own HTTP/1.1 client", DotNetFrontEnd(direct) with { NativeAot = true }, load, aot: true, backEnd: DotNetBackEnd(IoUringInline) with { NativeAot = true });
+
         // The GC's gen0 budget (sized from the CPU cache by default) is most of what a front-end's heap grows by under
         // load; a 1 MB budget (DOTNET_GCgen0size is hexadecimal) trades more gen0 collections for less resident memory.
         yield return Flow("aot", "minimal-jit-gen0-1mb", "Minimal API on the JIT, 1 MB gen0 budget", DotNetFrontEnd().WithEnvironment(Gen0Budget1Mb), load);
