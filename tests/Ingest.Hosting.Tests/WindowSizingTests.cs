@@ -11,7 +11,7 @@ namespace Ingest.Hosting.Tests;
 /// </summary>
 public sealed class WindowSizingTests
 {
-    /// <summary>16 MB: below twice what a 200,000-key window takes, above what the back-end needs to run.</summary>
+    /// <summary>16 MB: below the 40 MB a 200,000-key window needs (four times its 10 MB), above what the back-end needs to run.</summary>
     private const long HardLimit = 0x1000000;
 
     private static readonly KeyValuePair<string, string>[] SmallHeap = [new("DOTNET_GCHeapHardLimit", $"0x{HardLimit:X}")];

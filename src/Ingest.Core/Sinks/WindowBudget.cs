@@ -4,12 +4,12 @@ namespace Ingest.Core.Sinks;
 /// How many keys the idempotency window can hold in the memory the GC may use (<see cref="GCMemoryInfo.TotalAvailableMemoryBytes"/>:
 /// the machine's memory, or under a container's memory limit the GC's hard limit, 75% of it by default). A window of
 /// N keys takes N × <see cref="BytesPerKey"/>, allocated once at its first forward and never grown (<see cref="KeyWindow"/>).
-/// The rule: the window takes at most one <see cref="MemoryShare"/>-th of that memory (a half), leaving the rest to the
-/// service. Sized from memory (<see cref="IdempotencyOptions.Capacity"/> unset) the window holds as many keys as fit,
+/// The rule: the window takes at most one <see cref="MemoryShare"/>-th of that memory (a quarter), leaving the rest to
+/// the service. Sized from memory (<see cref="IdempotencyOptions.Capacity"/> unset) the window holds as many keys as fit,
 /// at most <see cref="IdempotencyOptions.MaxSizedCapacity"/>; a capacity set explicitly that does not fit is refused at
 /// start-up.
 /// </summary>
-/// <remarks>The rule and why a half: docs/configuration.md (the <c>Idempotency</c> keys); the lab behind it: docs/results.md
+/// <remarks>The rule and why a quarter: docs/configuration.md (the <c>Idempotency</c> keys); the lab behind it: docs/results.md
 /// ("Under container limits").</remarks>
 public sealed class WindowBudget(long availableBytes)
 {
@@ -20,8 +20,10 @@ public sealed class WindowBudget(long availableBytes)
     /// memory the window does not have.</summary>
     public const int BytesPerKey = 50;
 
-    /// <summary>The window takes at most one part in this many of the memory: a half.</summary>
-    public const int MemoryShare = 2;
+    /// <summary>The window takes at most one part in this many of the memory: a quarter. A half (a full window of
+    /// 200,000 keys, 8.5 MB, in a 25 MB container whose GC may use 20 MB) got the Native AOT back-end OOM-killed under
+    /// load; a quarter (104,857 keys) ran it at 22 MB (docs/configuration.md).</summary>
+    public const int MemoryShare = 4;
 
     /// <summary>The memory the GC may use, in bytes.</summary>
     public long AvailableBytes => availableBytes;
