@@ -55,7 +55,9 @@ public static class EventValidator
             return Missing("type", "every event", location);
         }
 
-        if (!Enum.IsDefined(type))
+        // The three members by name, not Enum.IsDefined: under Native AOT that goes through the reflection's enum cache
+        // on every event (0.4% of the back-end's CPU in a profile).
+        if (type is not (EventType.Job or EventType.Metric or EventType.Log))
         {
             return IngestProblem.Create(ProblemKind.UnknownType, "The event type is not job, metric or log.", location.Member("type"));
         }
