@@ -5,7 +5,7 @@ using Microsoft.Extensions.Options;
 namespace Ingest.Hosting.Tests;
 
 /// <summary>The Native AOT build compiles ahead of time the options instantiations that dependency injection closes at
-/// start-up (src/Ingest.Hosting/NativeAot/Ingest.Hosting.rd.xml). An Ingest options type added without its entries
+/// start-up (src/Ingest.Hosting/NativeAot/Ingest.Hosting.rd.xml, and Ingest.Storage's for the stores). An Ingest options type added without its entries
 /// still works, but the runtime type loader builds them again and start-up memory grows without anything failing:
 /// this test is where that shows.</summary>
 public sealed class NativeAotInstantiationsTests
@@ -21,17 +21,7 @@ public sealed class NativeAotInstantiationsTests
     public void EveryBoundIngestOptionsTypeIsListedForAheadOfTimeCompilation(ServiceRole role)
     {
         var builder = WebApplication.CreateSlimBuilder();
-        builder.AddIngestHost(role);
-        if (role == ServiceRole.FrontEnd)
-        {
-            builder.AddIngestForwarding();
-        }
-        else
-        {
-            builder.AddIngestSinks();
-        }
-
-        builder.AddIngestMetrics();
+        Testing.ServiceHost.AddServices(builder, role);
 
         // Bind/BindConfiguration register one change-token source per bound options type.
         var bound = builder.Services
@@ -62,7 +52,9 @@ public sealed class NativeAotInstantiationsTests
         }
 
         Assert.NotNull(folder);
-        var file = XDocument.Load(Path.Combine(folder.FullName, "src", "Ingest.Hosting", "NativeAot", "Ingest.Hosting.rd.xml"));
-        return file.Descendants().Where(e => e.Name.LocalName == "Type").Select(e => (string)e.Attribute("Name")!).ToHashSet(StringComparer.Ordinal);
+        return ((string[])["Ingest.Hosting", "Ingest.Storage"])
+            .Select(project => XDocument.Load(Path.Combine(folder.FullName, "src", project, "NativeAot", project + ".rd.xml")))
+            .SelectMany(file => file.Descendants().Where(e => e.Name.LocalName == "Type").Select(e => (string)e.Attribute("Name")!))
+            .ToHashSet(StringComparer.Ordinal);
     }
 }

@@ -37,18 +37,7 @@ public sealed class ServiceHost : IAsyncDisposable
             builder.Logging.AddProvider(logs);
         }
 
-        builder.AddIngestHost(role);
-        if (role == ServiceRole.FrontEnd)
-        {
-            builder.AddIngestForwarding();
-        }
-        else
-        {
-            builder.AddIngestSinks();
-            builder.AddIngestStorage();
-        }
-
-        builder.AddIngestMetrics();
+        AddServices(builder, role);
         var app = builder.Build();
         app.UseIngestMetrics();
         app.MapIngestApi();
@@ -74,5 +63,22 @@ public sealed class ServiceHost : IAsyncDisposable
     {
         await App.StopAsync();
         await App.DisposeAsync();
+    }
+
+    /// <summary>The services of <paramref name="role"/>, as its Program.cs adds them.</summary>
+    public static void AddServices(WebApplicationBuilder builder, ServiceRole role)
+    {
+        builder.AddIngestHost(role);
+        if (role == ServiceRole.FrontEnd)
+        {
+            builder.AddIngestForwarding();
+        }
+        else
+        {
+            builder.AddIngestSinks();
+            builder.AddIngestStorage();
+        }
+
+        builder.AddIngestMetrics();
     }
 }
