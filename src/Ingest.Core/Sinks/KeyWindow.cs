@@ -45,14 +45,7 @@ internal sealed class KeyWindow
 
         var position = (_head + _count) % _ring.Length;
         _ring[position] = (key, at);
-        var mask = _index.Length - 1;
-        var slot = Home(key, mask);
-        while (_index[slot] != 0)
-        {
-            slot = (slot + 1) & mask;
-        }
-
-        _index[slot] = position + 1;
+        Place(_index, key, position);
         _count++;
     }
 
@@ -89,17 +82,10 @@ internal sealed class KeyWindow
 
         var ring = new (WindowKey Key, long At)[keys];
         var index = new int[(int)BitOperations.RoundUpToPowerOf2((uint)keys * 2)];
-        var mask = index.Length - 1;
         for (var i = 0; i < _count; i++)
         {
             ring[i] = _ring[(_head + i) % _ring.Length];
-            var slot = Home(ring[i].Key, mask);
-            while (index[slot] != 0)
-            {
-                slot = (slot + 1) & mask;
-            }
-
-            index[slot] = i + 1;
+            Place(index, ring[i].Key, i);
         }
 
         _ring = ring;
@@ -145,6 +131,20 @@ internal sealed class KeyWindow
         }
 
         _index[gap] = 0;
+    }
+
+    /// <summary>Records ring <paramref name="position"/> for <paramref name="key"/> in the first free slot of
+    /// <paramref name="index"/> from the key's home.</summary>
+    private static void Place(int[] index, in WindowKey key, int position)
+    {
+        var mask = index.Length - 1;
+        var slot = Home(key, mask);
+        while (index[slot] != 0)
+        {
+            slot = (slot + 1) & mask;
+        }
+
+        index[slot] = position + 1;
     }
 
     /// <summary>The index slot a key's search starts at: its hash spread over every bit (Fibonacci hashing), so keys
