@@ -7,8 +7,9 @@ using Microsoft.AspNetCore.Routing;
 namespace Ingest.Hosting.Minimal;
 
 /// <summary>The contract as minimal API endpoints: routing, parameter binding from DI, handlers returning <see cref="IResult"/>.
-/// Each route is mapped with the methods <see cref="Routes"/> gives it, the handler written at the call: Native AOT's
-/// request delegate generator resolves only a lambda or method group there, not a <see cref="Delegate"/> passed on.</summary>
+/// Each route is mapped with the methods <see cref="Routes"/> gives it, the handler written at the call: the request
+/// delegate generator (on for every build, JIT and Native AOT: Ingest.Hosting.csproj) resolves only a lambda or method
+/// group there, not a <see cref="Delegate"/> passed on.</summary>
 internal static class MinimalApi
 {
     public static void MapFrontEnd(IEndpointRouteBuilder app)
