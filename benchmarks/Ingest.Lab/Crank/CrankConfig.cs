@@ -37,6 +37,7 @@ internal static class CrankConfig
         ["DOTNET_gcServer"] = "gcServer",
         ["DOTNET_GCDynamicAdaptationMode"] = "gcDynamicAdaptationMode",
         ["DOTNET_GCgen0size"] = "gcGen0Size",
+        ["DOTNET_GCRegionSize"] = "gcRegionSize",
         ["DOTNET_SYSTEM_BUFFERS_SHAREDARRAYPOOL_MAXARRAYSPERPARTITION"] = "arrayPoolArraysPerCore",
         ["DOTNET_gcConcurrent"] = "gcConcurrent",
         ["DOTNET_TieredPGO"] = "tieredPgo",
@@ -226,6 +227,8 @@ internal static class CrankConfig
           gcServer: 0
           gcDynamicAdaptationMode: 1
           gcGen0Size: 0
+          # The GC's region size (hexadecimal bytes); 0 leaves the GC's choice (4 MB on a host without a memory limit).
+          gcRegionSize: 0
           # Free arrays per size and core in the shared ArrayPool; 0 leaves the runtime's 32.
           arrayPoolArraysPerCore: 0
           gcConcurrent: 1
@@ -322,6 +325,7 @@ internal static class CrankConfig
               DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS: '{{socketsInlineCompletions}}'
               DOTNET_GCDynamicAdaptationMode: '{{gcDynamicAdaptationMode}}'
               DOTNET_GCgen0size: '{{gcGen0Size}}'
+              DOTNET_GCRegionSize: '{{gcRegionSize}}'
               DOTNET_SYSTEM_BUFFERS_SHAREDARRAYPOOL_MAXARRAYSPERPARTITION: '{{arrayPoolArraysPerCore}}'
               DOTNET_gcConcurrent: '{{gcConcurrent}}'
               DOTNET_TieredPGO: '{{tieredPgo}}'
@@ -356,6 +360,7 @@ internal static class CrankConfig
               DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS: '{{socketsInlineCompletions}}'
               DOTNET_GCDynamicAdaptationMode: '{{gcDynamicAdaptationMode}}'
               DOTNET_GCgen0size: '{{gcGen0Size}}'
+              DOTNET_GCRegionSize: '{{gcRegionSize}}'
               DOTNET_SYSTEM_BUFFERS_SHAREDARRAYPOOL_MAXARRAYSPERPARTITION: '{{arrayPoolArraysPerCore}}'
               DOTNET_gcConcurrent: '{{gcConcurrent}}'
               DOTNET_TieredPGO: '{{tieredPgo}}'
@@ -378,6 +383,7 @@ internal static class CrankConfig
               --urls http://{{backendAddress}}:{{backendPort}} --Ingest:ApiStyle {{apiStyle}} --Sinks:Default {{sink}}
             environmentVariables:
               DOTNET_GCgen0size: '{{gcGen0Size}}'
+              DOTNET_GCRegionSize: '{{gcRegionSize}}'
               DOTNET_SYSTEM_BUFFERS_SHAREDARRAYPOOL_MAXARRAYSPERPARTITION: '{{arrayPoolArraysPerCore}}'
               DOTNET_gcConcurrent: '{{gcConcurrent}}'
               DOTNET_TieredPGO: '{{tieredPgo}}'
@@ -394,6 +400,7 @@ internal static class CrankConfig
               --Ingest:ApiStyle {{apiStyle}} --Forwarding:ClientStrategy {{clientStrategy}}
             environmentVariables:
               DOTNET_GCgen0size: '{{gcGen0Size}}'
+              DOTNET_GCRegionSize: '{{gcRegionSize}}'
               DOTNET_SYSTEM_BUFFERS_SHAREDARRAYPOOL_MAXARRAYSPERPARTITION: '{{arrayPoolArraysPerCore}}'
               DOTNET_gcConcurrent: '{{gcConcurrent}}'
               DOTNET_TieredPGO: '{{tieredPgo}}'
