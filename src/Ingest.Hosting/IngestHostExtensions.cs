@@ -92,6 +92,8 @@ public static class IngestHostExtensions
         services.AddStartupFact("concurrent", static _ => RuntimeDescription.Concurrent());
         services.AddStartupFact("datas", static _ => RuntimeDescription.Datas());
         services.AddStartupFact("heaps", static _ => RuntimeDescription.Heaps());
+        services.AddStartupFact("gen0max", static _ => RuntimeDescription.Gen0MaxBudget());
+        services.AddStartupFact("region", static _ => RuntimeDescription.RegionSize());
         services.AddStartupFact("cpus", static _ => RuntimeDescription.Cpus());
         services.AddStartupFact("memory", static _ => RuntimeDescription.Memory());
         services.AddStartupFact("aot", static _ => RuntimeDescription.Aot());

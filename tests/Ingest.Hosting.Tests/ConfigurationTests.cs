@@ -57,7 +57,7 @@ public sealed class ConfigurationTests
         foreach (var expected in new[]
         {
             "role=FrontEnd", "api=Raw", "serializer=Newtonsoft", "clients=Factory", "forwarding=Batched", "protocol=Http11",
-            "backends=http://127.0.0.1:9", "gc=Workstation", "concurrent=", "datas=off", $"cpus={Environment.ProcessorCount}", "memory=", "aot=no", "runtime=.NET-10",
+            "backends=http://127.0.0.1:9", "gc=Workstation", "concurrent=", "datas=off", "gen0max=", "region=", $"cpus={Environment.ProcessorCount}", "memory=", "aot=no", "runtime=.NET-10",
         })
         {
             Assert.Contains(expected, line, StringComparison.Ordinal);

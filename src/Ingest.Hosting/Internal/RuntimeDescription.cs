@@ -18,6 +18,16 @@ internal static class RuntimeDescription
 
     public static string Heaps() => Convert.ToString(Setting("HeapCount") ?? 1, System.Globalization.CultureInfo.InvariantCulture) ?? "1";
 
+    /// <summary>The most the GC lets gen0 grow between collections, in MB: sized from the CPU's cache by default, or
+    /// the budget <c>DOTNET_GCgen0size</c> sets (the lean profile's 8 MB); under a memory limit the GC lowers it.</summary>
+    public static string Gen0MaxBudget() => Megabytes(Setting("GCGen0MaxBudget"));
+
+    /// <summary>The GC's region size when <c>DOTNET_GCRegionSize</c> sets one (the lean profile's 1 MB); "default" when the
+    /// GC picks it (4 MB on a host without a memory limit, smaller under one).</summary>
+    public static string RegionSize() => Setting("GCRegionSize") is { } size && Convert.ToInt64(size, System.Globalization.CultureInfo.InvariantCulture) > 0
+        ? Megabytes(size)
+        : "default";
+
     public static string Runtime() => RuntimeInformation.FrameworkDescription;
 
     /// <summary>The processors the runtime uses: a CPU quota (a container's <c>cpus</c>) lowers it.</summary>
@@ -29,6 +39,9 @@ internal static class RuntimeDescription
         (GC.GetGCMemoryInfo().TotalAvailableMemoryBytes / (1024 * 1024)).ToString(System.Globalization.CultureInfo.InvariantCulture) + "MB";
 
     public static string Aot() => RuntimeFeature.IsDynamicCodeSupported ? "no" : "yes";
+
+    private static string Megabytes(object? bytes) =>
+        (Convert.ToDouble(bytes ?? 0L, System.Globalization.CultureInfo.InvariantCulture) / (1024 * 1024)).ToString("0.#", System.Globalization.CultureInfo.InvariantCulture) + "MB";
 
     private static object? Setting(string name) => GC.GetConfigurationVariables().TryGetValue(name, out var value) ? value : null;
 }
