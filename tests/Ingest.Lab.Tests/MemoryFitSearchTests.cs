@@ -18,7 +18,11 @@ public sealed class MemoryFitSearchTests
         var probed = new List<long>();
         var fit = await MemoryFitSearch.SearchAsync(Result(UnlimitedRps, 100 * Mb), ServiceLimits.None, limits =>
         {
-            var bytes = limits.MemoryBytes!.Value;
+            if (limits.MemoryBytes is not { } bytes)
+            {
+                return Task.FromResult(Result(UnlimitedRps, 100 * Mb));
+            }
+
             probed.Add(bytes);
             return Task.FromResult(Result(bytes >= neededMb * Mb ? 0.97 * UnlimitedRps : 0.5 * UnlimitedRps, bytes));
         }, _ => { });
@@ -29,6 +33,42 @@ public sealed class MemoryFitSearchTests
         Assert.Equal(125 * Mb, probed[0]);
         var failed = fit.Probes.Where(p => !p.Kept).Select(p => p.LimitBytes).DefaultIfEmpty(0).Max();
         Assert.All(fit.Probes.SkipWhile(p => p.LimitBytes != failed).Skip(1), p => Assert.True(p.LimitBytes > failed));
+    }
+
+    [Theory]
+    [InlineData(0.9, true)] // the machine slowed: the probe's 0.93 is 1.03 of a run made right after it
+    [InlineData(1.0, false)] // the machine did not: the probe is short, as it first looked
+    public async Task AProbeShortOnThroughputAloneIsHeldAgainstARunWithoutTheLimitMadeRightAfterIt(double unlimitedNow, bool kept)
+    {
+        var runs = new List<long?>();
+        var fit = await MemoryFitSearch.SearchAsync(Result(UnlimitedRps, 100 * Mb), ServiceLimits.None, limits =>
+        {
+            runs.Add(limits.MemoryBytes);
+            return Task.FromResult(limits.MemoryBytes is null
+                ? Result(unlimitedNow * UnlimitedRps, 100 * Mb)
+                : Result(0.93 * UnlimitedRps, limits.MemoryBytes.Value));
+        }, _ => { });
+
+        var first = fit!.Probes[0];
+        Assert.Equal(kept, first.Kept);
+        Assert.Equal(unlimitedNow * UnlimitedRps, first.UnlimitedAgainRps);
+        Assert.Contains("of a run without a memory limit right after", first.Outcome, StringComparison.Ordinal);
+        Assert.Equal([125 * Mb, null], runs.Take(2));
+    }
+
+    [Fact]
+    public async Task AProbeThatFailedOrErredIsNotRechecked()
+    {
+        var runs = 0;
+        var fit = await MemoryFitSearch.SearchAsync(Result(UnlimitedRps, 100 * Mb), ServiceLimits.None, limits =>
+        {
+            runs++;
+            Assert.NotNull(limits.MemoryBytes);
+            return Task.FromResult(Result(UnlimitedRps, limits.MemoryBytes!.Value) with { Status = ScenarioStatus.Failed, Reason = "front-end OOM-killed" });
+        }, _ => { });
+
+        Assert.All(fit!.Probes, p => Assert.Null(p.UnlimitedAgainRps));
+        Assert.Equal(fit.Probes.Count, runs);
     }
 
     [Fact]

@@ -18,4 +18,9 @@ internal sealed record MemoryFit
 
 /// <summary>One run of the scenario under a memory limit: its median RPS, errors, whether it kept the throughput, and why
 /// not; and each service's view of the limit (what its runtime reported, its group's peak and OOM kills).</summary>
-internal sealed record MemoryProbe(long LimitBytes, double Rps, long Errors, bool Kept, string Outcome, IReadOnlyList<ContainerFigures> Containers);
+internal sealed record MemoryProbe(long LimitBytes, double Rps, long Errors, bool Kept, string Outcome, IReadOnlyList<ContainerFigures> Containers)
+{
+    /// <summary>When the probe fell short on throughput alone: the median RPS of the run without a memory limit made right
+    /// after it, which the probe was then held against.</summary>
+    public double? UnlimitedAgainRps { get; init; }
+}
