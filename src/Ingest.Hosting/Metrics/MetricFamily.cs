@@ -104,9 +104,10 @@ internal sealed class MetricFamily
         return series;
     }
 
+    // Sized for every family made so far, so a thread grows its array once rather than once per family it meets.
     private static LastSeen?[] GrownTo(LastSeen?[]? current, int length)
     {
-        var grown = new LastSeen?[Math.Max(length, 16)];
+        var grown = new LastSeen?[Math.Max(length, Volatile.Read(ref s_families))];
         current?.CopyTo(grown, 0);
         return grown;
     }
