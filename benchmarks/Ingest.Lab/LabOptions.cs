@@ -34,6 +34,11 @@ internal sealed record LabOptions
     /// <summary>Most requests in each phase (warm-up and every repeat); null = bounded by duration only. Defaults to null.</summary>
     public long? Requests { get; init; }
 
+    /// <summary>How long a profile-guided Native AOT scenario's JIT twin runs under the scenario's load to collect its
+    /// profile (<c>--training</c>, see <see cref="Running.ProfileTraining"/>), once per run. Defaults to 20 s: dynamic PGO
+    /// has instrumented and left the hot methods well within that.</summary>
+    public TimeSpan Training { get; init; } = TimeSpan.FromSeconds(20);
+
     /// <summary>Pin the load generator to CPU 0 and the services to the others (taskset). Defaults to off.</summary>
     public bool Pin { get; init; }
 
@@ -73,6 +78,7 @@ internal sealed record LabOptions
         WarmupLimit = TimeSpan.Zero,
         Duration = TimeSpan.FromSeconds(1),
         Requests = SmokeRequests,
+        Training = TimeSpan.FromSeconds(3),
     };
 
     /// <summary>Enough requests to reach every connection of the widest smoke scenario (256) and to count a loss.</summary>
@@ -123,6 +129,9 @@ internal sealed record LabOptions
                     break;
                 case "--duration":
                     options = options with { Duration = Seconds(args[i], Value(), errors, allowZero: false) };
+                    break;
+                case "--training":
+                    options = options with { Training = Seconds(args[i], Value(), errors, allowZero: false) };
                     break;
                 case "--requests":
                     options = options with { Requests = PositiveInt(args[i], Value(), errors) };

@@ -122,9 +122,10 @@ static int Usage(IEnumerable<string> problems)
     Console.Error.WriteLine("""
         usage: Ingest.Lab [run] [--set classic[,serializers,...]] [--filter text] [--repeat 3] [--warmup 3] [--warmup-limit 30] [--duration 3] [--requests N]
                               [--pin] [--wrk] [--prometheus] [--no-install] [--output folder] [--smoke]
-                              [--limit memory=128M,cpus=1] [--fit-memory]
+                              [--limit memory=128M,cpus=1] [--fit-memory] [--training 20]
                                          --limit: each service in cgroups of its own; --fit-memory: the smallest memory limit keeping 0.95x RPS
                                          --set all: every set; --smoke: one scenario per way of starting, 1 s each
+                                         --training: seconds a profile-guided Native AOT scenario's JIT twin trains
                Ingest.Lab list                  the scenario sets and their scenarios
                Ingest.Lab compare <runA> <runB> ratios B/A per scenario, marked where beyond the noise
                Ingest.Lab report <run>          rewrite summary.md and report.html from a run's results.json

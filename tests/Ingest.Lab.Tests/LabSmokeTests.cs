@@ -1,5 +1,6 @@
 using Ingest.Lab.Catalogue;
 using Ingest.Lab.Results;
+using Ingest.Lab.Running;
 
 namespace Ingest.Lab.Tests;
 
@@ -43,8 +44,35 @@ public sealed class LabSmokeTests(LabFixture lab)
             {
                 problems.Add($"{scenario.Id}: it forwards, but the loss check {(result.Loss is null ? "did not run" : "failed: " + result.Loss.Describe())}");
             }
+            else if (ProfileTraining.Needs(scenario))
+            {
+                problems.AddRange(UntrainedServices(scenario));
+            }
         }
 
         Assert.True(problems.Count == 0, string.Join("\n\n", problems));
+    }
+
+    // A profile-guided service that started is not proof that its profile reached the compiler: the compiler's response
+    // file, as the publish just before the scenario wrote it, must name the .mibc its training made.
+    private IEnumerable<string> UntrainedServices(Scenario scenario)
+    {
+        foreach (var (spec, project, role) in new[] { (scenario.FrontEnd, "Ingest.FrontEnd", "front-end"), (scenario.BackEnd, "Ingest.BackEnd", "back-end") })
+        {
+            if (spec is not { ProfileGuided: true })
+            {
+                continue;
+            }
+
+            var responseFile = Path.Combine(lab.Layout.Root, "src", project, "obj", "Release", "net10.0", "linux-x64", "native", project + ".ilc.rsp");
+            var trained = File.ReadAllLines(responseFile)
+                .Where(line => line.StartsWith("--mibc:", StringComparison.Ordinal) && line.EndsWith($"{scenario.Name}.{role}.mibc", StringComparison.Ordinal))
+                .Select(line => new FileInfo(line["--mibc:".Length..]))
+                .ToList();
+            if (trained is not [{ Exists: true, Length: > 0 }])
+            {
+                yield return $"{scenario.Id}: the {role}'s Native AOT compile was not given its trained profile ({responseFile})";
+            }
+        }
     }
 }

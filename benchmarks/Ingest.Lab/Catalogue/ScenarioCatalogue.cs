@@ -286,6 +286,9 @@ internal static class ScenarioCatalogue
         yield return Flow("aot", "minimal-aot", "Minimal API, Native AOT (front-end and back-end)", DotNetFrontEnd() with { NativeAot = true }, load, aot: true);
         // What dynamic PGO buys the JIT here: Native AOT has none, so this row is the JIT without it.
         yield return Flow("aot", "minimal-jit-no-pgo", "Minimal API on the JIT without dynamic PGO (DOTNET_TieredPGO=0)", DotNetFrontEnd().WithEnvironment(("DOTNET_TieredPGO", "0")), load);
+        // Native AOT compiled with a profile of this workload: the lab trains the JIT build of the same scenario first
+        // (Running/ProfileTraining), so the AOT code gets the block counts and likely classes dynamic PGO learns.
+        yield return Flow("aot", "minimal-aot-pgo", "Minimal API, Native AOT with a profile of this workload (trained on the JIT)", DotNetFrontEnd() with { NativeAot = true, ProfileGuided = true }, load, aot: true);
         yield return Flow("aot", "raw-jit", "Raw middleware on the JIT", DotNetFrontEnd(("Ingest:ApiStyle", "Raw")), load);
         yield return Flow("aot", "raw-aot", "Raw middleware, Native AOT", DotNetFrontEnd(("Ingest:ApiStyle", "Raw")) with { NativeAot = true }, load, aot: true);
 
@@ -294,6 +297,7 @@ internal static class ScenarioCatalogue
         (string Key, string Value)[] direct = [.. IoUringInline, ("Forwarding:ClientStrategy", "LoopDirect")];
         yield return Flow("aot", "minimal-jit-direct", "Minimal API on the JIT, IoUring inline, own HTTP/1.1 client", DotNetFrontEnd(direct), load, backEnd: DotNetBackEnd(IoUringInline));
         yield return Flow("aot", "minimal-aot-direct", "Minimal API, Native AOT, IoUring inline, own HTTP/1.1 client", DotNetFrontEnd(direct) with { NativeAot = true }, load, aot: true, backEnd: DotNetBackEnd(IoUringInline) with { NativeAot = true });
+        yield return Flow("aot", "minimal-aot-pgo-direct", "Minimal API, Native AOT with a profile of this workload, IoUring inline, own HTTP/1.1 client", DotNetFrontEnd(direct) with { NativeAot = true, ProfileGuided = true }, load, aot: true, backEnd: DotNetBackEnd(IoUringInline) with { NativeAot = true, ProfileGuided = true });
 
         // The GC's gen0 budget (sized from the CPU cache by default) is most of what a front-end's heap grows by under
         // load; a 1 MB budget (DOTNET_GCgen0size is hexadecimal) trades more gen0 collections for less resident memory.
@@ -461,6 +465,7 @@ internal static class ScenarioCatalogue
         {
             Environment = frontEnd.Environment,
             NativeAot = aot,
+            ProfileGuided = frontEnd.ProfileGuided,
         };
         return new Scenario(set, name, title) { FrontEnd = frontEnd, BackEnd = backEnd, Load = load };
     }

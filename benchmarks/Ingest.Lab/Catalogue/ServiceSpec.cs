@@ -15,6 +15,16 @@ internal sealed record ServiceSpec(Implementation Implementation)
     /// <summary>Published with Native AOT instead of run on the JIT (.NET only).</summary>
     public bool NativeAot { get; init; }
 
+    /// <summary>
+    /// Native AOT compiled with a profile of this workload: before the scenario runs, the lab runs its JIT build under
+    /// the same load with the runtime writing its instrumentation data, turns that into a .mibc (benchmarks/Ingest.Pgo)
+    /// and publishes with it (<see cref="Running.ProfileTraining"/>).
+    /// </summary>
+    public bool ProfileGuided { get; init; }
+
+    /// <summary>The .mibc a training run made for this service; set by the lab before it publishes a profile-guided service.</summary>
+    public string? Profile { get; init; }
+
     public static ServiceSpec DotNet(params (string Key, string Value)[] settings) =>
         new(Implementation.DotNet) { Settings = settings.ToDictionary(s => s.Key, s => s.Value) };
 
@@ -45,7 +55,7 @@ internal sealed record ServiceSpec(Implementation Implementation)
 
     /// <summary>A short human description: "DotNet Ingest:ApiStyle=Mvc …".</summary>
     public string Describe() =>
-        string.Join(" ", new[] { Implementation.ToString() + (NativeAot ? "(AOT)" : "") }
+        string.Join(" ", new[] { Implementation.ToString() + (NativeAot ? ProfileGuided ? "(AOT+PGO)" : "(AOT)" : "") }
             .Concat(Settings.OrderBy(s => s.Key, StringComparer.Ordinal).Select(s => $"{s.Key}={s.Value}"))
             .Concat(Environment.OrderBy(s => s.Key, StringComparer.Ordinal).Select(s => $"{s.Key}={s.Value}")));
 }

@@ -27,6 +27,6 @@ internal sealed record StartUpSignature(string FrontEnd, string BackEnd, FrontDo
             .Select(g => g.OrderBy(s => s.MinimumWarmup).First())];
 
     private static string Service(ServiceSpec spec) =>
-        spec.Implementation + (spec.NativeAot ? " AOT" : "")
+        spec.Implementation + (spec.NativeAot ? " AOT" : "") + (spec.ProfileGuided ? " PGO" : "")
         + (spec.Settings.TryGetValue(TransportKey, out var transport) ? " " + transport : "");
 }

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using Ingest.Lab.Catalogue;
+using Ingest.Lab.Running;
 
 namespace Ingest.Lab.Crank;
 
@@ -64,8 +65,11 @@ internal static class CrankConfig
 
     /// <summary>Whether a scenario has a Crank twin: not when it needs a store (PostgreSQL, Redis, a directory), which
     /// the lab starts for it but a Crank agent would need as a job of its own, nor in the Red Hat head-to-head, whose
-    /// transport needs a package Crank's publish is not given (its other rows are the transports set's).</summary>
-    public static bool Covers(Scenario scenario) => scenario.Stores.Count == 0 && scenario.Set != ScenarioCatalogue.RedHatSet;
+    /// transport needs a package Crank's publish is not given (its other rows are the transports set's), nor when a
+    /// service is profile-guided Native AOT: its build needs a training run of the same scenario on the same machine first
+    /// (Running/ProfileTraining), which the lab does and crank/publish.sh, building once for every job, does not.</summary>
+    public static bool Covers(Scenario scenario) =>
+        scenario.Stores.Count == 0 && scenario.Set != ScenarioCatalogue.RedHatSet && !ProfileTraining.Needs(scenario);
 
     public static string Generate(IReadOnlyList<Scenario> scenarios)
     {

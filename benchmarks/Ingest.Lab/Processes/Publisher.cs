@@ -16,7 +16,7 @@ internal sealed class Publisher(RepositoryLayout layout, TextWriter log)
             return existing;
         }
 
-        var output = Path.Combine(layout.Artifacts, project + (properties.Length == 0 ? "" : "-" + string.Join("-", properties).Replace('=', '_')));
+        var output = Path.Combine(layout.Artifacts, project + (properties.Length == 0 ? "" : "-" + string.Join("-", properties.Select(FolderPart))));
         var arguments = new List<string> { "publish", layout.Project(project), "-c", "Release", "-o", output, "--nologo", "-v", "quiet" };
         foreach (var property in properties)
         {
@@ -37,5 +37,18 @@ internal sealed class Publisher(RepositoryLayout layout, TextWriter log)
         var dll = Path.Combine(output, project + ".dll");
         _published[key] = dll;
         return dll;
+    }
+
+    // "Name=value" as part of a folder name; a file given by path (a profile) by its file name, which the caller keeps unique.
+    private static string FolderPart(string property)
+    {
+        var at = property.IndexOf('=', StringComparison.Ordinal);
+        if (at < 0)
+        {
+            return property;
+        }
+
+        var value = property[(at + 1)..];
+        return property[..at] + "_" + (Path.IsPathRooted(value) ? Path.GetFileName(value) : value);
     }
 }

@@ -35,7 +35,15 @@ internal sealed class Artifacts(RepositoryLayout layout, Publisher publisher, Te
 
             try
             {
-                var dll = await publisher.PublishAsync(project, cancellationToken, "PublishAot=true", "RuntimeIdentifier=linux-x64");
+                if (spec.ProfileGuided && spec.Profile is null)
+                {
+                    throw new InvalidOperationException($"The {role} is profile-guided but was not trained: run it through {nameof(ProfileTraining)}.");
+                }
+
+                string[] properties = spec.Profile is { } profile
+                    ? ["PublishAot=true", "RuntimeIdentifier=linux-x64", "IngestAotProfile=" + profile]
+                    : ["PublishAot=true", "RuntimeIdentifier=linux-x64"];
+                var dll = await publisher.PublishAsync(project, cancellationToken, properties);
                 return (Path.ChangeExtension(dll, null), [], null);
             }
             catch (InvalidOperationException ex)

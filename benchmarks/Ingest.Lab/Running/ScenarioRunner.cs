@@ -14,6 +14,8 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
     private const string FrontEndJob = "front-end";
     private const string BackEndJob = "back-end";
 
+    private readonly ProfileTraining _training = new(artifacts, loadGenerator, options, pinning, runFolder);
+
     public async Task<ScenarioResult> RunAsync(Scenario scenario, Action<string> progress, CancellationToken cancellationToken) =>
         await RunAsync(scenario, options.Limits, progress, cancellationToken);
 
@@ -26,6 +28,7 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
         var configuration = Describe(scenario);
         try
         {
+            scenario = await _training.ApplyAsync(scenario, progress, cancellationToken);
             await using var topology = await Topology.StartAsync(scenario, artifacts, pinning, limits, folder, cancellationToken);
             await using var prometheus = options.Prometheus ? await StartPrometheusAsync(scenario, topology, folder, cancellationToken) : null;
             long acknowledged = 0;

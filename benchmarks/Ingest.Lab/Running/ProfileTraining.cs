@@ -1,0 +1,106 @@
+using System.Runtime.InteropServices;
+using Ingest.Lab.Catalogue;
+using Ingest.Pgo;
+
+namespace Ingest.Lab.Running;
+
+/// <summary>
+/// Profile-guided Native AOT (<see cref="ServiceSpec.ProfileGuided"/>): before such a scenario runs, its JIT twin (the
+/// same services, settings, environment and load, on the JIT) runs for <see cref="LabOptions.Training"/> with the
+/// runtime writing its instrumentation data at exit (<c>DOTNET_WritePGOData</c>); benchmarks/Ingest.Pgo turns each
+/// service's data into a .mibc, which the Native AOT publish is then given (<c>IngestAotProfile</c>). Once per twin per
+/// run: the rounds of a run measure the same build.
+/// </summary>
+internal sealed class ProfileTraining(Artifacts artifacts, ILoadDriver loadGenerator, LabOptions options, Pinning pinning, string runFolder)
+{
+    private readonly Dictionary<string, Task<Scenario>> _trained = new(StringComparer.Ordinal);
+
+    public static bool Needs(Scenario scenario) =>
+        scenario.FrontEnd.ProfileGuided || scenario.BackEnd is { ProfileGuided: true };
+
+    /// <summary>The scenario with its profile-guided services given their trained profiles (trained now, or earlier in this run).</summary>
+    public Task<Scenario> ApplyAsync(Scenario scenario, Action<string> progress, CancellationToken cancellationToken)
+    {
+        if (!Needs(scenario))
+        {
+            return Task.FromResult(scenario);
+        }
+
+        if (!_trained.TryGetValue(scenario.Id, out var trained))
+        {
+            _trained.Add(scenario.Id, trained = TrainAsync(scenario, progress, cancellationToken));
+        }
+
+        return trained;
+    }
+
+    private async Task<Scenario> TrainAsync(Scenario scenario, Action<string> progress, CancellationToken cancellationToken)
+    {
+        var folder = Path.Combine(runFolder, "training", scenario.Set, scenario.Name);
+        Directory.CreateDirectory(folder);
+        var frontEndData = Path.Combine(folder, "front-end.pgo.txt");
+        var backEndData = Path.Combine(folder, "back-end.pgo.txt");
+        var twin = scenario with
+        {
+            FrontEnd = Twin(scenario.FrontEnd, frontEndData),
+            BackEnd = scenario.BackEnd is { } backEnd ? Twin(backEnd, backEndData) : null,
+        };
+
+        progress($"training: the JIT twin for {options.Training.TotalSeconds:0} s");
+        var payload = PayloadFiles.Write(folder, scenario.Load.Payload);
+        await using (var topology = await Topology.StartAsync(twin, artifacts, pinning, ServiceLimits.None, folder, cancellationToken))
+        {
+            // Bounded by time only: the training is not a measurement, and a run's --requests (a smoke run's few hundred)
+            // would end it before the runtime has instrumented its hot methods.
+            var phase = new LoadPhase(topology.Target, scenario.Load, options.Training, MaxRequests: null, payload, Path.Combine(folder, "load.json"), pinning.LoadCpus, runFolder);
+            var run = await loadGenerator.RunAsync(phase, _ => { }, cancellationToken);
+            if (run.Successful == 0)
+            {
+                throw new InvalidOperationException("the training load got no successful response:\n" + topology.LastLines());
+            }
+        }
+
+        // Disposing the topology stopped the services with SIGTERM, and the runtime wrote its data as they exited.
+        return scenario with
+        {
+            FrontEnd = await ProfileAsync(scenario.FrontEnd, ServiceRole.FrontEnd, frontEndData, Path.Combine(folder, scenario.Name + ".front-end.mibc"), progress, cancellationToken),
+            BackEnd = scenario.BackEnd is { } profiled
+                ? await ProfileAsync(profiled, ServiceRole.BackEnd, backEndData, Path.Combine(folder, scenario.Name + ".back-end.mibc"), progress, cancellationToken)
+                : null,
+        };
+    }
+
+    private static ServiceSpec Twin(ServiceSpec spec, string dataFile) =>
+        !spec.ProfileGuided
+            ? spec
+            : (spec with { NativeAot = false, ProfileGuided = false }).WithEnvironment(("DOTNET_WritePGOData", "1"), ("DOTNET_PGODataPath", dataFile));
+
+    // The profile's file name is unique to the scenario and role: the profiled build's publish folder is named after it.
+    private async Task<ServiceSpec> ProfileAsync(ServiceSpec spec, ServiceRole role, string dataFile, string profile, Action<string> progress, CancellationToken cancellationToken)
+    {
+        if (!spec.ProfileGuided)
+        {
+            return spec;
+        }
+
+        if (!File.Exists(dataFile))
+        {
+            throw new InvalidOperationException($"the {role}'s JIT twin wrote no instrumentation data ({dataFile}) as it stopped");
+        }
+
+        // The twin's own publish folder holds the Ingest assemblies it ran; the shared frameworks are the ones this
+        // lab runs on, as the twin did.
+        var (_, twinArguments, _) = await artifacts.ResolveAsync(spec with { NativeAot = false, ProfileGuided = false }, role, cancellationToken);
+        var assemblies = Path.GetDirectoryName(twinArguments[0])!;
+        using var output = new StringWriter();
+        var exit = PgoCommand.Run([dataFile, "--out", profile, "--assemblies", assemblies], output, RuntimeEnvironment.GetRuntimeDirectory());
+        await File.WriteAllTextAsync(Path.ChangeExtension(profile, ".log"), output.ToString(), cancellationToken);
+        if (exit != 0)
+        {
+            throw new InvalidOperationException($"the {role}'s profile could not be made: {output}");
+        }
+
+        progress($"{role} profile: {output.ToString().Split('\n')[0].Split(": ", 2)[^1]}");
+        return spec with { Profile = profile };
+    }
+}
