@@ -259,9 +259,9 @@ internal sealed class MibcWriter
                 }
 
                 break;
-            case ArrayType { Rank: 0 } array:
-                signature.WriteByte((byte)SignatureTypeCode.SZArray);
-                Encode(array.Element, signature);
+            case ComposedType composed:
+                signature.WriteByte((byte)composed.Code);
+                Encode(composed.Element, signature);
                 break;
             case ArrayType array:
                 signature.WriteByte((byte)SignatureTypeCode.Array);
@@ -269,14 +269,6 @@ internal sealed class MibcWriter
                 signature.WriteCompressedInteger(array.Rank);
                 signature.WriteCompressedInteger(0);
                 signature.WriteCompressedInteger(0);
-                break;
-            case PointerType pointer:
-                signature.WriteByte((byte)SignatureTypeCode.Pointer);
-                Encode(pointer.Element, signature);
-                break;
-            case ByRefType byRef:
-                signature.WriteByte((byte)SignatureTypeCode.ByReference);
-                Encode(byRef.Element, signature);
                 break;
             default:
                 throw new ArgumentOutOfRangeException(nameof(type), type, "not a type a profile names");

@@ -255,9 +255,9 @@ internal sealed class ProfileConverter(AssemblySet assemblies)
         {
             type = type is null ? null : suffix switch
             {
-                "[]" => new ArrayType(type, 0),
-                "*" => new PointerType(type),
-                "&" => new ByRefType(type),
+                "[]" => new ComposedType(SignatureTypeCode.SZArray, type),
+                "*" => new ComposedType(SignatureTypeCode.Pointer, type),
+                "&" => new ComposedType(SignatureTypeCode.ByReference, type),
                 _ => new ArrayType(type, suffix.Count(c => c == ',') + 1),
             };
         }

@@ -17,9 +17,8 @@ internal sealed record PrimitiveType(SignatureTypeCode Code, string Name) : Prof
 /// <summary>The placeholder for any reference type in shared generic code, which the compiler resolves itself.</summary>
 internal sealed record CanonType : ProfileType;
 
-/// <summary>An array: <see cref="Rank"/> 0 is a single-dimension, zero-based one (<c>T[]</c>).</summary>
+/// <summary>A type made of one other by its element code: a single-dimension, zero-based array (<c>T[]</c>), a pointer, a by-ref.</summary>
+internal sealed record ComposedType(SignatureTypeCode Code, ProfileType Element) : ProfileType;
+
+/// <summary>A multi-dimensional array (<c>T[,]</c>).</summary>
 internal sealed record ArrayType(ProfileType Element, int Rank) : ProfileType;
-
-internal sealed record PointerType(ProfileType Element) : ProfileType;
-
-internal sealed record ByRefType(ProfileType Element) : ProfileType;

@@ -44,6 +44,15 @@ internal sealed class MibcReader
         return methods;
     }
 
+    /// <summary>The parameter types of the profile's only method reference.</summary>
+    public static string MemberParameters(string path)
+    {
+        using var pe = new PEReader(File.OpenRead(path));
+        var metadata = pe.GetMetadataReader();
+        var reference = metadata.GetMemberReference(metadata.MemberReferences.Single());
+        return string.Join(",", reference.DecodeMethodSignature(new Printer(new MibcReader(metadata)), null).ParameterTypes);
+    }
+
     private IEnumerable<MibcMethod> Group(PEReader pe, string group, MethodDefinitionHandle handle)
     {
         EntityHandle? method = null;
