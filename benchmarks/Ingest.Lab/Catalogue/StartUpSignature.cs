@@ -26,7 +26,12 @@ internal sealed record StartUpSignature(string FrontEnd, string BackEnd, FrontDo
             .GroupBy(s => (s.Set, Of(s)))
             .Select(g => g.OrderBy(s => s.MinimumWarmup).First())];
 
+    // A profile-guided build starts as a Native AOT build of its transport does, which that build's own signature
+    // starts; what it adds is the training and a compile with the trained profile, the same for every transport, so
+    // one profile-guided scenario a set checks them (each costs a training and two Native AOT compiles).
     private static string Service(ServiceSpec spec) =>
-        spec.Implementation + (spec.NativeAot ? " AOT" : "") + (spec.ProfileGuided ? " PGO" : "")
-        + (spec.Settings.TryGetValue(TransportKey, out var transport) ? " " + transport : "");
+        spec.ProfileGuided
+            ? spec.Implementation + " AOT PGO"
+            : spec.Implementation + (spec.NativeAot ? " AOT" : "")
+              + (spec.Settings.TryGetValue(TransportKey, out var transport) ? " " + transport : "");
 }
