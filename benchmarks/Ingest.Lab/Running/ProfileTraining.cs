@@ -71,9 +71,9 @@ internal sealed class ProfileTraining(Artifacts artifacts, ILoadDriver loadGener
     }
 
     private static ServiceSpec Twin(ServiceSpec spec, string dataFile) =>
-        !spec.ProfileGuided
-            ? spec
-            : (spec with { NativeAot = false, ProfileGuided = false }).WithEnvironment(("DOTNET_WritePGOData", "1"), ("DOTNET_PGODataPath", dataFile));
+        !spec.ProfileGuided ? spec : OnTheJit(spec).WithEnvironment(("DOTNET_WritePGOData", "1"), ("DOTNET_PGODataPath", dataFile));
+
+    private static ServiceSpec OnTheJit(ServiceSpec spec) => spec with { NativeAot = false, ProfileGuided = false };
 
     // The profile's file name is unique to the scenario and role: the profiled build's publish folder is named after it.
     private async Task<ServiceSpec> ProfileAsync(ServiceSpec spec, ServiceRole role, string dataFile, string profile, Action<string> progress, CancellationToken cancellationToken)
@@ -90,7 +90,7 @@ internal sealed class ProfileTraining(Artifacts artifacts, ILoadDriver loadGener
 
         // The twin's own publish folder holds the Ingest assemblies it ran; the shared frameworks are the ones this
         // lab runs on, as the twin did.
-        var (_, twinArguments, _) = await artifacts.ResolveAsync(spec with { NativeAot = false, ProfileGuided = false }, role, cancellationToken);
+        var (_, twinArguments, _) = await artifacts.ResolveAsync(OnTheJit(spec), role, cancellationToken);
         var assemblies = Path.GetDirectoryName(twinArguments[0])!;
         using var output = new StringWriter();
         var exit = PgoCommand.Run([dataFile, "--out", profile, "--assemblies", assemblies], output, RuntimeEnvironment.GetRuntimeDirectory());
