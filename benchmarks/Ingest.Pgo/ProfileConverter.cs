@@ -6,7 +6,8 @@ namespace Ingest.Pgo;
 /// Resolves the runtime's text profile against the assemblies it was collected with and writes the .mibc. A record
 /// is kept only when its method is found with the same IL size the runtime instrumented (so the counts fit the IL
 /// the compiler will see); generic methods are left out (the text does not say which instantiation a record is), as
-/// are names that fit more than one method. What was left out, and why, is counted in the result.
+/// are names that fit more than one method of one assembly (copies of one internal type in several assemblies each get
+/// the record). What was left out, and why, is counted in the result.
 /// </summary>
 internal sealed class ProfileConverter(AssemblySet assemblies)
 {
