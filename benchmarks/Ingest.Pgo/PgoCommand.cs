@@ -5,6 +5,11 @@ internal static class PgoCommand
 {
     public static int Run(string[] args, TextWriter output, string runtimeDirectory)
     {
+        if (args is ["layout", ..])
+        {
+            return Layout(args[1..], output);
+        }
+
         string? input = null;
         string? destination = null;
         var folders = new List<string>();
@@ -78,9 +83,31 @@ internal static class PgoCommand
         }
     }
 
+    // layout <trace> --program <native program> --out <file.order>: the order file from a code trace of that program.
+    private static int Layout(string[] args, TextWriter output)
+    {
+        if (args is not [var trace, "--program", var program, "--out", var destination])
+        {
+            return Usage(output);
+        }
+
+        try
+        {
+            output.WriteLine($"{trace}: {CodeLayout.Write(trace, program, destination)}");
+            output.WriteLine($"wrote {destination}");
+            return 0;
+        }
+        catch (InvalidDataException ex)
+        {
+            output.WriteLine(ex.Message);
+            return 1;
+        }
+    }
+
     private static int Usage(TextWriter output)
     {
         output.WriteLine("usage: Ingest.Pgo <profile.txt> --out <file.mibc> [--assemblies <folder>]... [--verbose]");
+        output.WriteLine("       Ingest.Pgo layout <code trace> --program <native program> --out <file.order>");
         return 2;
     }
 }

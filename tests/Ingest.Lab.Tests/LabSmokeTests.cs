@@ -54,7 +54,8 @@ public sealed class LabSmokeTests(LabFixture lab)
     }
 
     // A profile-guided service that started is not proof that its profile reached the compiler: the compiler's response
-    // file, as the publish just before the scenario wrote it, must name the .mibc its training made.
+    // file, as the publish just before the scenario wrote it, must name the .mibc its training made and the order its
+    // code trace made (a file of function names, not empty).
     private IEnumerable<string> UntrainedServices(Scenario scenario)
     {
         foreach (var (spec, project, role) in new[] { (scenario.FrontEnd, "Ingest.FrontEnd", "front-end"), (scenario.BackEnd, "Ingest.BackEnd", "back-end") })
@@ -65,14 +66,21 @@ public sealed class LabSmokeTests(LabFixture lab)
             }
 
             var responseFile = Path.Combine(lab.Layout.Root, "src", project, "obj", "Release", "net10.0", "linux-x64", "native", project + ".ilc.rsp");
-            var trained = File.ReadAllLines(responseFile)
-                .Where(line => line.StartsWith("--mibc:", StringComparison.Ordinal) && line.EndsWith($"{scenario.Name}.{role}.mibc", StringComparison.Ordinal))
-                .Select(line => new FileInfo(line["--mibc:".Length..]))
-                .ToList();
-            if (trained is not [{ Exists: true, Length: > 0 }])
+            var arguments = File.ReadAllLines(responseFile);
+            if (Given(arguments, "--mibc:", $"{scenario.Name}.{role}.mibc") is not [{ Exists: true, Length: > 0 }])
             {
                 yield return $"{scenario.Id}: the {role}'s Native AOT compile was not given its trained profile ({responseFile})";
             }
+
+            if (Given(arguments, "--order:", $"{scenario.Name}.{role}.order") is not [{ Exists: true, Length: > 0 }] || !arguments.Contains("--method-layout:explicit"))
+            {
+                yield return $"{scenario.Id}: the {role}'s Native AOT compile was not given the layout its code trace made ({responseFile})";
+            }
         }
     }
+
+    private static List<FileInfo> Given(string[] arguments, string option, string fileName) =>
+        arguments.Where(line => line.StartsWith(option, StringComparison.Ordinal) && line.EndsWith(fileName, StringComparison.Ordinal))
+            .Select(line => new FileInfo(line[option.Length..]))
+            .ToList();
 }

@@ -25,6 +25,12 @@ internal sealed record ServiceSpec(Implementation Implementation)
     /// <summary>The .mibc a training run made for this service; set by the lab before it publishes a profile-guided service.</summary>
     public string? Profile { get; init; }
 
+    /// <summary>
+    /// The order its functions are laid out in (a file of function names), from a code trace of the profile-guided
+    /// build under the same load; set by the lab with <see cref="Profile"/>.
+    /// </summary>
+    public string? Layout { get; init; }
+
     public static ServiceSpec DotNet(params (string Key, string Value)[] settings) =>
         new(Implementation.DotNet) { Settings = settings.ToDictionary(s => s.Key, s => s.Value) };
 

@@ -40,9 +40,13 @@ internal sealed class Artifacts(RepositoryLayout layout, Publisher publisher, Te
                     throw new InvalidOperationException($"The {role} is profile-guided but was not trained: run it through {nameof(ProfileTraining)}.");
                 }
 
-                string[] properties = spec.Profile is { } profile
-                    ? ["PublishAot=true", "RuntimeIdentifier=linux-x64", "IngestAotProfile=" + profile]
-                    : ["PublishAot=true", "RuntimeIdentifier=linux-x64"];
+                string[] properties =
+                [
+                    "PublishAot=true",
+                    "RuntimeIdentifier=linux-x64",
+                    .. spec.Profile is { } profile ? ["IngestAotProfile=" + profile] : Array.Empty<string>(),
+                    .. spec.Layout is { } layout ? ["IngestAotLayout=" + layout] : Array.Empty<string>(),
+                ];
                 var dll = await publisher.PublishAsync(project, cancellationToken, properties);
                 return (Path.ChangeExtension(dll, null), [], null);
             }

@@ -8,8 +8,11 @@ namespace Ingest.Lab.Running;
 /// Profile-guided Native AOT (<see cref="ServiceSpec.ProfileGuided"/>): before such a scenario runs, its JIT twin (the
 /// same services, settings, environment and load, on the JIT) runs for <see cref="LabOptions.Training"/> with the
 /// runtime writing its instrumentation data at exit (<c>DOTNET_WritePGOData</c>); benchmarks/Ingest.Pgo turns each
-/// service's data into a .mibc, which the Native AOT publish is then given (<c>IngestAotProfile</c>). Once per twin per
-/// run: the rounds of a run measure the same build.
+/// service's data into a .mibc, which the Native AOT publish is then given (<c>IngestAotProfile</c>). Then the code is
+/// laid out by a trace of that build: it runs once more under the same load with benchmarks/Ingest.Pgo's code tracer
+/// preloaded, which records each page of code the service touches; the functions on those pages are the order the
+/// final publish is given (<c>IngestAotLayout</c>), so the code that runs sits together and the kernel maps fewer pages
+/// of the program. Once per scenario per run: the rounds of a run measure the same build.
 /// </summary>
 internal sealed class ProfileTraining(Artifacts artifacts, ILoadDriver loadGenerator, LabOptions options, Pinning pinning, string runFolder)
 {
@@ -61,13 +64,70 @@ internal sealed class ProfileTraining(Artifacts artifacts, ILoadDriver loadGener
         }
 
         // Disposing the topology stopped the services with SIGTERM, and the runtime wrote its data as they exited.
-        return scenario with
+        var profiled = scenario with
         {
             FrontEnd = await ProfileAsync(scenario.FrontEnd, ServiceRole.FrontEnd, frontEndData, Path.Combine(folder, scenario.Name + ".front-end.mibc"), progress, cancellationToken),
-            BackEnd = scenario.BackEnd is { } profiled
-                ? await ProfileAsync(profiled, ServiceRole.BackEnd, backEndData, Path.Combine(folder, scenario.Name + ".back-end.mibc"), progress, cancellationToken)
+            BackEnd = scenario.BackEnd is { } backEndToProfile
+                ? await ProfileAsync(backEndToProfile, ServiceRole.BackEnd, backEndData, Path.Combine(folder, scenario.Name + ".back-end.mibc"), progress, cancellationToken)
                 : null,
         };
+        return await LayOutAsync(profiled, folder, payload, progress, cancellationToken);
+    }
+
+    // The profile-guided build runs under the training load with the code tracer preloaded; each traced service gets
+    // the order of the functions on the pages it touched.
+    private async Task<Scenario> LayOutAsync(Scenario profiled, string folder, string payload, Action<string> progress, CancellationToken cancellationToken)
+    {
+        var tracer = await CodeTracer.BuildAsync(Path.Combine(runFolder, "training"), cancellationToken);
+        var frontEndTrace = Path.Combine(folder, "front-end.code-trace");
+        var backEndTrace = Path.Combine(folder, "back-end.code-trace");
+        var traced = profiled with
+        {
+            FrontEnd = Traced(profiled.FrontEnd, tracer, frontEndTrace),
+            BackEnd = profiled.BackEnd is { } backEnd ? Traced(backEnd, tracer, backEndTrace) : null,
+        };
+
+        progress($"training: the code trace of the profile-guided build for {options.Training.TotalSeconds:0} s");
+        await using (var topology = await Topology.StartAsync(traced, artifacts, pinning, ServiceLimits.None, folder, cancellationToken))
+        {
+            var phase = new LoadPhase(topology.Target, profiled.Load, options.Training, MaxRequests: null, payload, Path.Combine(folder, "trace-load.json"), pinning.LoadCpus, runFolder);
+            var run = await loadGenerator.RunAsync(phase, _ => { }, cancellationToken);
+            if (run.Successful == 0)
+            {
+                throw new InvalidOperationException("the code trace's load got no successful response:\n" + topology.LastLines());
+            }
+        }
+
+        return profiled with
+        {
+            FrontEnd = await LayoutAsync(profiled.FrontEnd, ServiceRole.FrontEnd, frontEndTrace, Path.Combine(folder, profiled.Name + ".front-end.order"), progress, cancellationToken),
+            BackEnd = profiled.BackEnd is { } laidOut
+                ? await LayoutAsync(laidOut, ServiceRole.BackEnd, backEndTrace, Path.Combine(folder, profiled.Name + ".back-end.order"), progress, cancellationToken)
+                : null,
+        };
+    }
+
+    private static ServiceSpec Traced(ServiceSpec spec, string tracer, string traceFile) =>
+        spec.ProfileGuided ? spec.WithEnvironment(CodeTracer.Environment(tracer, traceFile)) : spec;
+
+    // The order's file name is unique to the scenario and role, as the profile's is: the final build's folder is named after both.
+    private async Task<ServiceSpec> LayoutAsync(ServiceSpec spec, ServiceRole role, string traceFile, string order, Action<string> progress, CancellationToken cancellationToken)
+    {
+        if (!spec.ProfileGuided)
+        {
+            return spec;
+        }
+
+        var (program, _, missing) = await artifacts.ResolveAsync(spec, role, cancellationToken);
+        if (program is null)
+        {
+            throw new InvalidOperationException($"the {role}'s profile-guided build is missing: {missing}");
+        }
+
+        var result = CodeLayout.Write(traceFile, program, order);
+        await File.WriteAllTextAsync(Path.ChangeExtension(order, ".log"), result + "\n", cancellationToken);
+        progress($"{role} layout: {result}");
+        return spec with { Layout = order };
     }
 
     private static ServiceSpec Twin(ServiceSpec spec, string dataFile) =>
