@@ -100,6 +100,10 @@ public static class IngestHostExtensions
         services.AddStartupFact("runtime", static _ => RuntimeDescription.Runtime().Replace(' ', '-'));
         services.AddStartupFact("pid", static _ => Environment.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture));
         services.AddHostedService<StartupReport>();
+        services.AddOptions<MemoryOptions>().BindConfiguration(MemoryOptions.SectionName)
+            .Validate(static memory => memory.ReleaseStartupPagesAfterSeconds is >= 0 and <= 86_400, "Memory:ReleaseStartupPagesAfterSeconds is outside 0..86400 (0 = never)")
+            .ValidateOnStart();
+        services.AddHostedService<StartupPages>();
         return builder;
     }
 

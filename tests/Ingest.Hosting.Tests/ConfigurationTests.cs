@@ -17,6 +17,7 @@ public sealed class ConfigurationTests
     [InlineData("Forwarding:TimeoutMilliseconds", "5", "Forwarding:TimeoutMilliseconds = 5 is outside 10..600000")]
     [InlineData("Forwarding:BatchMaxEvents", "-1", "Forwarding:BatchMaxEvents = -1 is outside")]
     [InlineData("Ingest:MaxBodyBytes", "0", "Ingest:MaxBodyBytes = 0 is outside")]
+    [InlineData("Memory:ReleaseStartupPagesAfterSeconds", "-1", "Memory:ReleaseStartupPagesAfterSeconds is outside 0..86400")]
     [InlineData("Ingest:ApiStyle", "7", "Ingest:ApiStyle = 7 is not one of Minimal, Mvc, Raw")]
     [InlineData("Forwarding:ClientStrategy", "Loop", "Forwarding:ClientStrategy=Loop needs a transport whose loops can own the forward's connections")]
     [InlineData("Forwarding:ClientStrategy", "LoopDirect", "Forwarding:ClientStrategy=LoopDirect needs a transport whose loops can own the forward's connections")]

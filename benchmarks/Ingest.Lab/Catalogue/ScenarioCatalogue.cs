@@ -64,11 +64,14 @@ internal static class ScenarioCatalogue
     /// every second gen0 and 7.6% of the time in GC pauses, for no less memory than 8 MB); the background GC off and the
     /// GC's conserve-memory mode bought nothing measurable here, so they are not in it. 1 MB regions (the default is 4 MB
     /// without a memory limit) leave less committed room around each generation: 1.3–1.6 MB less for a Native AOT
-    /// service, 3–7 MB for a JIT front-end, at the same throughput.</summary>
+    /// service, 3–7 MB for a JIT front-end, at the same throughput. Two seconds into serving, the service pages out what
+    /// it still maps of its program file (Memory:ReleaseStartupPagesAfterSeconds, here through the environment): a
+    /// Native AOT service's start-up-only code and compressed type data, about 4 MB (results.md#code-laid-out-by-a-trace).</summary>
     public static readonly (string Key, string Value)[] Lean =
     [
         ("DOTNET_GCgen0size", "800000"),
         ("DOTNET_GCRegionSize", "100000"),
+        ("Memory__ReleaseStartupPagesAfterSeconds", "2"),
     ];
 
     /// <summary>The 2016 front-end had no retries and no circuit breaker, one deadline per forward.</summary>
@@ -320,6 +323,9 @@ internal static class ScenarioCatalogue
         // budget about as often as the default path collects 8 MB — memory for nothing, or for how much throughput?
         (string Key, string Value)[] leanGen0Budget4Mb = [.. Lean, ("DOTNET_GCgen0size", "400000")];
         yield return Flow("aot", "minimal-aot-lean-direct-gen0-4mb", "Minimal API, Native AOT, the lean profile with a 4 MB gen0 budget, IoUring inline, own HTTP/1.1 client", DotNetFrontEnd(direct).WithEnvironment(leanGen0Budget4Mb) with { NativeAot = true }, load, aot: true, backEnd: DotNetBackEnd(IoUringInline).WithEnvironment(leanGen0Budget4Mb) with { NativeAot = true });
+        // The same, profile-guided: the lab's training gives the build the workload's profile and lays its code out by a
+        // trace of it (Running/ProfileTraining), so the front-end maps the pages of code it runs and few others.
+        yield return Flow("aot", "minimal-aot-pgo-lean-direct-gen0-4mb", "Minimal API, Native AOT with a profile and code layout of this workload, the lean profile with a 4 MB gen0 budget, IoUring inline, own HTTP/1.1 client", DotNetFrontEnd(direct).WithEnvironment(leanGen0Budget4Mb) with { NativeAot = true, ProfileGuided = true }, load, aot: true, backEnd: DotNetBackEnd(IoUringInline).WithEnvironment(leanGen0Budget4Mb) with { NativeAot = true, ProfileGuided = true });
     }
 
     private static IEnumerable<Scenario> Proxy()

@@ -42,6 +42,7 @@ internal static class CrankConfig
         ["DOTNET_SYSTEM_BUFFERS_SHAREDARRAYPOOL_MAXARRAYSPERPARTITION"] = "arrayPoolArraysPerCore",
         ["DOTNET_gcConcurrent"] = "gcConcurrent",
         ["DOTNET_TieredPGO"] = "tieredPgo",
+        ["Memory__ReleaseStartupPagesAfterSeconds"] = "releaseStartupPagesAfterSeconds",
     };
 
     /// <summary>The first warm-up phase of the load job (the root variable <c>warmup</c>), as the lab's default.</summary>
@@ -237,6 +238,8 @@ internal static class CrankConfig
           arrayPoolArraysPerCore: 0
           gcConcurrent: 1
           tieredPgo: 1
+          # Seconds into serving at which a service pages out its program file's start-up pages; 0 = never.
+          releaseStartupPagesAfterSeconds: 0
           goClient: pooled
           # The load: closed loop, as the lab's runs.
           path: /ingest/event
@@ -333,6 +336,7 @@ internal static class CrankConfig
               DOTNET_SYSTEM_BUFFERS_SHAREDARRAYPOOL_MAXARRAYSPERPARTITION: '{{arrayPoolArraysPerCore}}'
               DOTNET_gcConcurrent: '{{gcConcurrent}}'
               DOTNET_TieredPGO: '{{tieredPgo}}'
+              Memory__ReleaseStartupPagesAfterSeconds: '{{releaseStartupPagesAfterSeconds}}'
             readyStateText: Application started.
             # Counters only: Microsoft.AspNetCore.Hosting and Microsoft-AspNetCore-Server-Kestrel would also turn on their
             # per-request events and cost a third of the throughput each here (docs/crank.md); add them on the command line
@@ -368,6 +372,7 @@ internal static class CrankConfig
               DOTNET_SYSTEM_BUFFERS_SHAREDARRAYPOOL_MAXARRAYSPERPARTITION: '{{arrayPoolArraysPerCore}}'
               DOTNET_gcConcurrent: '{{gcConcurrent}}'
               DOTNET_TieredPGO: '{{tieredPgo}}'
+              Memory__ReleaseStartupPagesAfterSeconds: '{{releaseStartupPagesAfterSeconds}}'
             readyStateText: Application started.
             # Counters only: Microsoft.AspNetCore.Hosting and Microsoft-AspNetCore-Server-Kestrel would also turn on their
             # per-request events and cost a third of the throughput each here (docs/crank.md); add them on the command line
@@ -391,6 +396,7 @@ internal static class CrankConfig
               DOTNET_SYSTEM_BUFFERS_SHAREDARRAYPOOL_MAXARRAYSPERPARTITION: '{{arrayPoolArraysPerCore}}'
               DOTNET_gcConcurrent: '{{gcConcurrent}}'
               DOTNET_TieredPGO: '{{tieredPgo}}'
+              Memory__ReleaseStartupPagesAfterSeconds: '{{releaseStartupPagesAfterSeconds}}'
             readyStateText: Application started.
 
           ingest-frontend-aot:
@@ -408,6 +414,7 @@ internal static class CrankConfig
               DOTNET_SYSTEM_BUFFERS_SHAREDARRAYPOOL_MAXARRAYSPERPARTITION: '{{arrayPoolArraysPerCore}}'
               DOTNET_gcConcurrent: '{{gcConcurrent}}'
               DOTNET_TieredPGO: '{{tieredPgo}}'
+              Memory__ReleaseStartupPagesAfterSeconds: '{{releaseStartupPagesAfterSeconds}}'
             readyStateText: Application started.
 
           go-backend:
