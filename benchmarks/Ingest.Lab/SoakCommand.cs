@@ -35,9 +35,9 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
     private static readonly TimeSpan WarmUpLimit = TimeSpan.FromSeconds(30);
     private static readonly JsonSerializerOptions Indented = new() { WriteIndented = true, PropertyNamingPolicy = JsonNamingPolicy.CamelCase };
 
-    /// <summary>Soaks the .NET flow (with the lean GC profile when <paramref name="lean"/>), then each of
-    /// <paramref name="against"/> at the same rate; 0 when every soak held.</summary>
-    public async Task<int> RunAsync(double minutes, double ratePercent, IReadOnlyList<string> against, bool lean, CancellationToken cancellationToken)
+    /// <summary>Soaks the .NET flow (with the lean profile when <paramref name="lean"/>, both services Native AOT when
+    /// <paramref name="aot"/>), then each of <paramref name="against"/> at the same rate; 0 when every soak held.</summary>
+    public async Task<int> RunAsync(double minutes, double ratePercent, IReadOnlyList<string> against, bool lean, bool aot, CancellationToken cancellationToken)
     {
         var machine = await MachineInfo.ReadAsync(cancellationToken);
         var folder = Path.Combine(layout.Results, DateTimeOffset.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture) + "-soak");
@@ -51,6 +51,12 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
         {
             dotNet = dotNet with { FrontEnd = dotNet.FrontEnd.WithEnvironment(ScenarioCatalogue.Lean), BackEnd = dotNet.BackEnd!.WithEnvironment(ScenarioCatalogue.Lean) };
             output.WriteLine("Soak of the lean profile: " + string.Join(" ", ScenarioCatalogue.Lean.Select(e => $"{e.Key}={e.Value}")));
+        }
+
+        if (aot)
+        {
+            dotNet = dotNet with { FrontEnd = dotNet.FrontEnd with { NativeAot = true }, BackEnd = dotNet.BackEnd! with { NativeAot = true } };
+            output.WriteLine("Soak of Native AOT builds of both services");
         }
 
         var stacks = new List<(string Name, Scenario Scenario)> { (DotNetStack, dotNet) };
