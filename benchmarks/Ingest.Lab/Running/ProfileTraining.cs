@@ -50,18 +50,7 @@ internal sealed class ProfileTraining(Artifacts artifacts, ILoadDriver loadGener
         };
 
         progress($"training: the JIT twin for {options.Training.TotalSeconds:0} s");
-        var payload = PayloadFiles.Write(folder, scenario.Load.Payload);
-        await using (var topology = await Topology.StartAsync(twin, artifacts, pinning, ServiceLimits.None, folder, cancellationToken))
-        {
-            // Bounded by time only: the training is not a measurement, and a run's --requests (a smoke run's few hundred)
-            // would end it before the runtime has instrumented its hot methods.
-            var phase = new LoadPhase(topology.Target, scenario.Load, options.Training, MaxRequests: null, payload, Path.Combine(folder, "load.json"), pinning.LoadCpus, runFolder);
-            var run = await loadGenerator.RunAsync(phase, _ => { }, cancellationToken);
-            if (run.Successful == 0)
-            {
-                throw new InvalidOperationException("the training load got no successful response:\n" + topology.LastLines());
-            }
-        }
+        await RunUnderLoadAsync(twin, folder, "load.json", cancellationToken);
 
         // Disposing the topology stopped the services with SIGTERM, and the runtime wrote its data as they exited.
         var profiled = scenario with
@@ -71,12 +60,27 @@ internal sealed class ProfileTraining(Artifacts artifacts, ILoadDriver loadGener
                 ? await ProfileAsync(backEndToProfile, ServiceRole.BackEnd, backEndData, Path.Combine(folder, scenario.Name + ".back-end.mibc"), progress, cancellationToken)
                 : null,
         };
-        return await LayOutAsync(profiled, folder, payload, progress, cancellationToken);
+        return await LayOutAsync(profiled, folder, progress, cancellationToken);
+    }
+
+    // Starts the scenario's services, drives them with its load for the training time, stops them (SIGTERM). Bounded by
+    // time only: a training is not a measurement, and a run's --requests (a smoke run's few hundred) would end it before
+    // the runtime has instrumented its hot methods or the hot code has run.
+    private async Task RunUnderLoadAsync(Scenario scenario, string folder, string loadFile, CancellationToken cancellationToken)
+    {
+        var payload = PayloadFiles.Write(folder, scenario.Load.Payload);
+        await using var topology = await Topology.StartAsync(scenario, artifacts, pinning, ServiceLimits.None, folder, cancellationToken);
+        var phase = new LoadPhase(topology.Target, scenario.Load, options.Training, MaxRequests: null, payload, Path.Combine(folder, loadFile), pinning.LoadCpus, runFolder);
+        var run = await loadGenerator.RunAsync(phase, _ => { }, cancellationToken);
+        if (run.Successful == 0)
+        {
+            throw new InvalidOperationException($"the training load ({loadFile}) got no successful response:\n" + topology.LastLines());
+        }
     }
 
     // The profile-guided build runs under the training load with the code tracer preloaded; each traced service gets
     // the order of the functions on the pages it touched.
-    private async Task<Scenario> LayOutAsync(Scenario profiled, string folder, string payload, Action<string> progress, CancellationToken cancellationToken)
+    private async Task<Scenario> LayOutAsync(Scenario profiled, string folder, Action<string> progress, CancellationToken cancellationToken)
     {
         var tracer = await CodeTracer.BuildAsync(Path.Combine(runFolder, "training"), cancellationToken);
         var frontEndTrace = Path.Combine(folder, "front-end.code-trace");
@@ -88,15 +92,7 @@ internal sealed class ProfileTraining(Artifacts artifacts, ILoadDriver loadGener
         };
 
         progress($"training: the code trace of the profile-guided build for {options.Training.TotalSeconds:0} s");
-        await using (var topology = await Topology.StartAsync(traced, artifacts, pinning, ServiceLimits.None, folder, cancellationToken))
-        {
-            var phase = new LoadPhase(topology.Target, profiled.Load, options.Training, MaxRequests: null, payload, Path.Combine(folder, "trace-load.json"), pinning.LoadCpus, runFolder);
-            var run = await loadGenerator.RunAsync(phase, _ => { }, cancellationToken);
-            if (run.Successful == 0)
-            {
-                throw new InvalidOperationException("the code trace's load got no successful response:\n" + topology.LastLines());
-            }
-        }
+        await RunUnderLoadAsync(traced, folder, "trace-load.json", cancellationToken);
 
         return profiled with
         {
