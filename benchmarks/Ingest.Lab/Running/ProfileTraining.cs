@@ -103,8 +103,14 @@ internal sealed class ProfileTraining(Artifacts artifacts, ILoadDriver loadGener
         };
     }
 
-    private static ServiceSpec Traced(ServiceSpec spec, string tracer, string traceFile) =>
-        spec.ProfileGuided ? spec.WithEnvironment(CodeTracer.Environment(tracer, traceFile)) : spec;
+    private ServiceSpec Traced(ServiceSpec spec, string tracer, string traceFile) =>
+        spec.ProfileGuided ? TracedBuild(spec).WithEnvironment(CodeTracer.Environment(tracer, traceFile)) : spec;
+
+    // The build the trace runs: the profile-guided one, whose functions the order then names. A smoke run, which checks
+    // that the pipeline works rather than what it measures, traces the plain Native AOT build of the same service
+    // instead (function names do not depend on the profile), which the smoke publishes anyway: two Native AOT
+    // publishes fewer in CI.
+    private ServiceSpec TracedBuild(ServiceSpec spec) => options.Smoke ? spec with { ProfileGuided = false, Profile = null } : spec;
 
     // The order's file name is unique to the scenario and role, as the profile's is: the final build's folder is named after both.
     private async Task<ServiceSpec> LayoutAsync(ServiceSpec spec, ServiceRole role, string traceFile, string order, Action<string> progress, CancellationToken cancellationToken)
@@ -114,10 +120,10 @@ internal sealed class ProfileTraining(Artifacts artifacts, ILoadDriver loadGener
             return spec;
         }
 
-        var (program, _, missing) = await artifacts.ResolveAsync(spec, role, cancellationToken);
+        var (program, _, missing) = await artifacts.ResolveAsync(TracedBuild(spec), role, cancellationToken);
         if (program is null)
         {
-            throw new InvalidOperationException($"the {role}'s profile-guided build is missing: {missing}");
+            throw new InvalidOperationException($"the {role}'s traced build is missing: {missing}");
         }
 
         var result = CodeLayout.Write(traceFile, program, order);
