@@ -1,8 +1,10 @@
+using System.Runtime.CompilerServices;
 using Ingest.Core.Contract;
 using Ingest.Core.Diagnostics;
 using Ingest.Core.Forwarding;
 using Ingest.Core.Parsing;
 using Ingest.Core.Problems;
+using Ingest.Core.Threading;
 using Ingest.Hosting.Internal;
 using Ingest.Hosting.Metrics;
 using Microsoft.AspNetCore.Http;
@@ -44,6 +46,8 @@ public sealed class FrontEndHandler(
             cancellationToken);
     }
 
+    // Pooled: a forward nearly always suspends here, once per request in flight.
+    [AsyncMethodBuilder(typeof(PooledAsyncMethodBuilder<>))]
     internal async ValueTask<Outcome> ForwardAsync(ParsedRequest parsed, CancellationToken cancellationToken)
     {
         var outcome = parsed.Problem is { } rejected

@@ -1,5 +1,7 @@
+using System.Runtime.CompilerServices;
 using Ingest.Core.Events;
 using Ingest.Core.Problems;
+using Ingest.Core.Threading;
 using Microsoft.Extensions.Options;
 
 namespace Ingest.Core.Forwarding;
@@ -17,6 +19,8 @@ public sealed class AdmissionForwarder(IEventForwarder inner, IOptions<Forwardin
     /// <summary>Forwards in flight now.</summary>
     public int InFlight => Volatile.Read(ref _inFlight);
 
+    // Pooled: a forward nearly always suspends here, once per request in flight.
+    [AsyncMethodBuilder(typeof(PooledAsyncMethodBuilder<>))]
     public async ValueTask<IngestProblem?> ForwardAsync(List<IngestEvent> events, CancellationToken cancellationToken)
     {
         if (Interlocked.Increment(ref _inFlight) > _limit)

@@ -6,6 +6,7 @@ using Ingest.Core.Diagnostics;
 using Ingest.Core.Events;
 using Ingest.Core.Problems;
 using Ingest.Core.Serialization;
+using Ingest.Core.Threading;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using Polly.CircuitBreaker;
@@ -57,8 +58,8 @@ public sealed partial class BackEndForwarder : IEventForwarder
     public IReadOnlyList<Uri> Targets => _targets;
 
     // Pooled builder: the state machine of a forward that completes asynchronously (almost all of them)
-    // is reused instead of allocated per request.
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    // is reused instead of allocated per request (as SendAsync's below).
+    [AsyncMethodBuilder(typeof(PooledAsyncMethodBuilder<>))]
     public async ValueTask<IngestProblem?> ForwardAsync(List<IngestEvent> events, CancellationToken cancellationToken)
     {
         using var body = new PooledBufferWriter();
@@ -74,7 +75,7 @@ public sealed partial class BackEndForwarder : IEventForwarder
         var sends = new Task<IngestProblem?>[_targets.Count];
         for (var i = 0; i < _targets.Count; i++)
         {
-            sends[i] = _blocking ? Task.FromResult(SendBlocking(i, body, key, cancellationToken)) : SendAsync(i, body, key, cancellationToken);
+            sends[i] = _blocking ? Task.FromResult(SendBlocking(i, body, key, cancellationToken)) : SendAsync(i, body, key, cancellationToken).AsTask();
         }
 
         foreach (var problem in await Task.WhenAll(sends))
@@ -95,7 +96,7 @@ public sealed partial class BackEndForwarder : IEventForwarder
         try
         {
 #pragma warning disable VSTHRD002, CA1849 // The blocking wait is the behaviour being measured.
-            return SendAsync(target, body, key, cancellationToken).Result;
+            return SendAsync(target, body, key, cancellationToken).AsTask().Result;
 #pragma warning restore VSTHRD002, CA1849
         }
         catch (AggregateException ex) when (ex.InnerException is not null)
@@ -107,7 +108,8 @@ public sealed partial class BackEndForwarder : IEventForwarder
 
     // One async method per back-end call, the metrics kept around it when they are on, the answer and the failures
     // mapped by the synchronous methods below (each async layer is a state machine boxed per forward).
-    private async Task<IngestProblem?> SendAsync(int index, PooledBufferWriter body, string key, CancellationToken cancellationToken)
+    [AsyncMethodBuilder(typeof(PooledAsyncMethodBuilder<>))]
+    private async ValueTask<IngestProblem?> SendAsync(int index, PooledBufferWriter body, string key, CancellationToken cancellationToken)
     {
         var started = 0L;
         if (_metrics is not null)

@@ -1,6 +1,7 @@
 using System.Buffers.Text;
 using System.Runtime.CompilerServices;
 using System.Text;
+using Ingest.Core.Threading;
 
 namespace Ingest.Core.Forwarding.Direct;
 
@@ -46,7 +47,7 @@ internal sealed class DirectConnection(Stream stream) : IAsyncDisposable
     /// of an answer: the request can be sent again on a new connection.</exception>
     /// <exception cref="HttpRequestException">The connection failed or the answer was not HTTP/1.1 it can frame.</exception>
     /// <exception cref="OperationCanceledException">The exchange was aborted by <see cref="AbortIfDue"/>.</exception>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    [AsyncMethodBuilder(typeof(PooledAsyncMethodBuilder<>))]
     public async ValueTask<BackEndReply> ExchangeAsync(ReadOnlyMemory<byte> head, string key, ReadOnlyMemory<byte> body)
     {
         Reusable = false;
@@ -127,7 +128,7 @@ internal sealed class DirectConnection(Stream stream) : IAsyncDisposable
         return at + body.Length;
     }
 
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    [AsyncMethodBuilder(typeof(PooledAsyncMethodBuilder<>))]
     private async ValueTask<BackEndReply> ReadResponseAsync(CancellationToken cancellationToken)
     {
         while (true)

@@ -1,5 +1,6 @@
 using System.Runtime.CompilerServices;
 using System.Text;
+using Ingest.Core.Threading;
 using Polly;
 using Polly.CircuitBreaker;
 using Polly.Timeout;
@@ -83,7 +84,7 @@ internal sealed class LoopDirectSender : IBackEndSender, IAsyncDisposable
     /// <summary>Connections open now to back-end <paramref name="target"/>, over every loop.</summary>
     internal int OpenConnections(int target) => _pools.Sum(pools => pools[target].Open);
 
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    [AsyncMethodBuilder(typeof(PooledAsyncMethodBuilder<>))]
     public async ValueTask<BackEndReply> SendAsync(int target, ReadOnlyMemory<byte> body, string idempotencyKey, CancellationToken cancellationToken)
     {
         var breaker = _breakers[target];
@@ -166,7 +167,7 @@ internal sealed class LoopDirectSender : IBackEndSender, IAsyncDisposable
         }
     }
 
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    [AsyncMethodBuilder(typeof(PooledAsyncMethodBuilder<>))]
     private async ValueTask<BackEndReply> AttemptAsync(int target, ReadOnlyMemory<byte> body, string key, long deadline, CancellationToken cancellationToken)
     {
         var loop = _loops.Current;
