@@ -92,6 +92,44 @@ public sealed class LoopConnectionsTests
         Assert.Equal(4, read);
     }
 
+    // Not yet the other three loop variants: there the test's end (the connection's and the server's disposal after a
+    // cancelled read) does not finish — seen before the stream completed its own reads too; results.md, "What is left".
+    public static TheoryData<string> CancellableReadVariants() => new(
+        TransportVariant.LinuxEpoll.Name,
+        TransportVariant.LinuxEpollDirectSend.Name,
+        TransportVariant.IoUringDeferred.Name);
+
+    [Theory]
+    [MemberData(nameof(CancellableReadVariants))]
+    public async Task AWaitingReadThatIsCancelledEndsCancelledAndTheNextReadGetsTheBytes(string variantName)
+    {
+        using var timeout = new CancellationTokenSource(Timeout);
+        await using var server = await LoopbackServer.StartAsync(Variant(variantName), ["http://127.0.0.1:0"]);
+        using var peer = EchoPeer.Start();
+        await using var stream = await server.Loops.ConnectAsync(0, peer.EndPoint, timeout.Token);
+        var buffer = new byte[4];
+
+        using (var cancel = new CancellationTokenSource())
+        {
+            var waiting = stream.ReadAsync(buffer, cancel.Token).AsTask();
+            Assert.False(waiting.IsCompleted);
+            await cancel.CancelAsync();
+            await Assert.ThrowsAnyAsync<OperationCanceledException>(() => waiting);
+        }
+
+        // The stream's one read in flight is free again; reads that wait and reads that find bytes both work after it.
+        for (var round = 0; round < 3; round++)
+        {
+            var reading = stream.ReadAsync(buffer, timeout.Token).AsTask();
+            await stream.WriteAsync("pong"u8.ToArray(), timeout.Token);
+            Assert.Equal(4, await reading);
+            Assert.Equal("pong"u8.ToArray(), buffer);
+        }
+
+        peer.CloseAll();
+        Assert.Equal(0, await stream.ReadAsync(buffer, timeout.Token));
+    }
+
     [Fact]
     public async Task AConnectToAPortNobodyListensOnFailsWithConnectionRefused()
     {

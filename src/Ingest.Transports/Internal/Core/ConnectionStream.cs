@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.IO.Pipelines;
 using System.Runtime.CompilerServices;
+using System.Threading.Tasks.Sources;
 
 namespace Ingest.Transports.Internal.Core;
 
@@ -9,12 +10,21 @@ namespace Ingest.Transports.Internal.Core;
 /// (SocketsHttpHandler's ConnectCallback returns it). Reads complete where the connection's input pipe is
 /// flushed — on the loop thread when the application scheduler is inline — so the caller continues there without
 /// a hop; writes flush into the output pipe, which the loop sends (at the end of its iteration with DeferSend).
+/// A read that has to wait completes through the stream itself (a stream has one read in flight), so waiting for
+/// an answer allocates nothing per request.
 /// </summary>
-internal sealed class ConnectionStream(TransportConnection connection) : Stream
+internal sealed class ConnectionStream(TransportConnection connection) : Stream, IValueTaskSource<int>
 {
     private readonly PipeReader _input = connection.Transport.Input;
     private readonly PipeWriter _output = connection.Transport.Output;
     private int _disposed;
+
+    // The read in flight when it had to wait: where its bytes go, what it waits on, and its completion.
+    private ManualResetValueTaskSourceCore<int> _read;
+    private ValueTaskAwaiter<ReadResult> _waiting;
+    private Memory<byte> _destination;
+    private CancellationToken _readCancellation;
+    private Action? _readCompleted;
 
     public override bool CanRead => true;
 
@@ -84,17 +94,58 @@ internal sealed class ConnectionStream(TransportConnection connection) : Stream
         base.Dispose(disposing);
     }
 
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private async ValueTask<int> ReadSlowAsync(Memory<byte> buffer, CancellationToken cancellationToken)
+    private ValueTask<int> ReadSlowAsync(Memory<byte> buffer, CancellationToken cancellationToken)
     {
-        var result = await _input.ReadAsync(cancellationToken);
-        if (result.IsCanceled)
+        _read.Reset();
+        _destination = buffer;
+        _readCancellation = cancellationToken;
+#pragma warning disable CA2012 // its awaiter is kept and read once, in CompleteRead
+        _waiting = _input.ReadAsync(cancellationToken).GetAwaiter();
+#pragma warning restore CA2012
+        if (_waiting.IsCompleted)
         {
-            throw new OperationCanceledException(cancellationToken);
+            CompleteRead();
+        }
+        else
+        {
+            _waiting.UnsafeOnCompleted(_readCompleted ??= CompleteRead);
         }
 
-        return Consume(result, buffer.Span);
+        return new ValueTask<int>(this, _read.Version);
     }
+
+    private void CompleteRead()
+    {
+        var destination = _destination;
+        var waiting = _waiting;
+        _destination = default;
+        _waiting = default;
+        int count;
+        try
+        {
+            var result = waiting.GetResult();
+            if (result.IsCanceled)
+            {
+                throw new OperationCanceledException(_readCancellation);
+            }
+
+            count = Consume(result, destination.Span);
+        }
+        catch (Exception error)
+        {
+            _read.SetException(error);
+            return;
+        }
+
+        _read.SetResult(count);
+    }
+
+    int IValueTaskSource<int>.GetResult(short token) => _read.GetResult(token);
+
+    ValueTaskSourceStatus IValueTaskSource<int>.GetStatus(short token) => _read.GetStatus(token);
+
+    void IValueTaskSource<int>.OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags) =>
+        _read.OnCompleted(continuation, state, token, flags);
 
     /// <summary>Copies what fits and consumes it; a zero-byte read (an HTTP client's "tell me when data comes")
     /// consumes nothing. 0 with a non-empty buffer means the peer closed.</summary>
