@@ -3,18 +3,22 @@ using Ingest.Hosting.Internal;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Routing;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace Ingest.Hosting.Minimal;
 
-/// <summary>The contract as minimal API endpoints: routing, parameter binding from DI, handlers returning <see cref="IResult"/>.
-/// Each route is mapped with the methods <see cref="Routes"/> gives it, the handler written at the call: the request
+/// <summary>The contract as minimal API endpoints: routing, parameter binding, handlers returning <see cref="IResult"/>.
+/// The ingest routes take their (singleton) handler from the container once, when they are mapped: a parameter bound
+/// from DI is resolved from the request's services, which opens a service scope per request (four objects, about
+/// 200 bytes on every request; results.md, "Boxes kept for the requests in flight"). Each route is mapped with the methods <see cref="Routes"/> gives it, the handler written at the call: the request
 /// delegate generator (on for every build, JIT and Native AOT: Ingest.Hosting.csproj) resolves only a lambda or method
 /// group there, not a <see cref="Delegate"/> passed on.</summary>
 internal static class MinimalApi
 {
     public static void MapFrontEnd(IEndpointRouteBuilder app)
     {
-        app.MapMethods(Routes.IngestEvent, Routes.MethodsOf(Routes.IngestEvent), IngestAsync);
+        var frontEnd = app.ServiceProvider.GetRequiredService<FrontEndHandler>();
+        app.MapMethods(Routes.IngestEvent, Routes.MethodsOf(Routes.IngestEvent), (HttpRequest request, CancellationToken cancellationToken) => IngestAsync(request, frontEnd, cancellationToken));
         app.MapMethods(Routes.Plaintext, Routes.MethodsOf(Routes.Plaintext), static () => TextResult.Hello);
         app.MapMethods(Routes.Json, Routes.MethodsOf(Routes.Json), static (ResponseWriter writer) => new JsonResult<HelloMessage>(new HelloMessage(), writer));
         app.MapMethods(Routes.Values, Routes.MethodsOf(Routes.Values), static (int id) => TextResult.Value);
@@ -23,7 +27,8 @@ internal static class MinimalApi
 
     public static void MapBackEnd(IEndpointRouteBuilder app)
     {
-        app.MapMethods(Routes.IngestData, Routes.MethodsOf(Routes.IngestData), PersistAsync);
+        var backEnd = app.ServiceProvider.GetRequiredService<BackEndHandler>();
+        app.MapMethods(Routes.IngestData, Routes.MethodsOf(Routes.IngestData), (HttpRequest request, CancellationToken cancellationToken) => PersistAsync(request, backEnd, cancellationToken));
         app.MapMethods(Routes.IngestStats, Routes.MethodsOf(Routes.IngestStats), static (BackEndHandler handler) => new JsonResult<IngestStats>(handler.Stats(), handler.Writer));
         MapCommon(app, ServiceRole.BackEnd);
     }
