@@ -96,9 +96,9 @@ internal sealed class ProfileTraining(Artifacts artifacts, ILoadDriver loadGener
 
         return profiled with
         {
-            FrontEnd = await LayoutAsync(profiled.FrontEnd, ServiceRole.FrontEnd, frontEndTrace, Path.Combine(folder, profiled.Name + ".front-end.order"), progress, cancellationToken),
+            FrontEnd = await OrderAsync(profiled.FrontEnd, ServiceRole.FrontEnd, frontEndTrace, Path.Combine(folder, profiled.Name + ".front-end.order"), progress, cancellationToken),
             BackEnd = profiled.BackEnd is { } laidOut
-                ? await LayoutAsync(laidOut, ServiceRole.BackEnd, backEndTrace, Path.Combine(folder, profiled.Name + ".back-end.order"), progress, cancellationToken)
+                ? await OrderAsync(laidOut, ServiceRole.BackEnd, backEndTrace, Path.Combine(folder, profiled.Name + ".back-end.order"), progress, cancellationToken)
                 : null,
         };
     }
@@ -113,7 +113,7 @@ internal sealed class ProfileTraining(Artifacts artifacts, ILoadDriver loadGener
     private ServiceSpec TracedBuild(ServiceSpec spec) => options.Smoke ? spec with { ProfileGuided = false, Profile = null } : spec;
 
     // The order's file name is unique to the scenario and role, as the profile's is: the final build's folder is named after both.
-    private async Task<ServiceSpec> LayoutAsync(ServiceSpec spec, ServiceRole role, string traceFile, string order, Action<string> progress, CancellationToken cancellationToken)
+    private async Task<ServiceSpec> OrderAsync(ServiceSpec spec, ServiceRole role, string traceFile, string order, Action<string> progress, CancellationToken cancellationToken)
     {
         if (!spec.ProfileGuided)
         {
