@@ -8,17 +8,20 @@ using Microsoft.Extensions.DependencyInjection;
 namespace Ingest.Hosting.Minimal;
 
 /// <summary>The contract as minimal API endpoints: routing, parameter binding, handlers returning <see cref="IResult"/>.
-/// The ingest routes take their (singleton) handler from the container once, when they are mapped: a parameter bound
+/// The ingest routes take their (singleton) handler from the container once, on their first request: a parameter bound
 /// from DI is resolved from the request's services, which opens a service scope per request (four objects, about
-/// 200 bytes on every request; results.md, "Boxes kept for the requests in flight"). Each route is mapped with the methods <see cref="Routes"/> gives it, the handler written at the call: the request
+/// 200 bytes on every request; results.md, "Boxes kept for the requests in flight"). Not when mapped: that would build
+/// the handler, and validate its options, before the host's start-up validation can report a bad setting. Each route is mapped with the methods <see cref="Routes"/> gives it, the handler written at the call: the request
 /// delegate generator (on for every build, JIT and Native AOT: Ingest.Hosting.csproj) resolves only a lambda or method
 /// group there, not a <see cref="Delegate"/> passed on.</summary>
 internal static class MinimalApi
 {
     public static void MapFrontEnd(IEndpointRouteBuilder app)
     {
-        var frontEnd = app.ServiceProvider.GetRequiredService<FrontEndHandler>();
-        app.MapMethods(Routes.IngestEvent, Routes.MethodsOf(Routes.IngestEvent), (HttpRequest request, CancellationToken cancellationToken) => IngestAsync(request, frontEnd, cancellationToken));
+        var services = app.ServiceProvider;
+        FrontEndHandler? frontEnd = null;
+        app.MapMethods(Routes.IngestEvent, Routes.MethodsOf(Routes.IngestEvent), (HttpRequest request, CancellationToken cancellationToken) =>
+            IngestAsync(request, frontEnd ??= services.GetRequiredService<FrontEndHandler>(), cancellationToken));
         app.MapMethods(Routes.Plaintext, Routes.MethodsOf(Routes.Plaintext), static () => TextResult.Hello);
         app.MapMethods(Routes.Json, Routes.MethodsOf(Routes.Json), static (ResponseWriter writer) => new JsonResult<HelloMessage>(new HelloMessage(), writer));
         app.MapMethods(Routes.Values, Routes.MethodsOf(Routes.Values), static (int id) => TextResult.Value);
@@ -27,8 +30,10 @@ internal static class MinimalApi
 
     public static void MapBackEnd(IEndpointRouteBuilder app)
     {
-        var backEnd = app.ServiceProvider.GetRequiredService<BackEndHandler>();
-        app.MapMethods(Routes.IngestData, Routes.MethodsOf(Routes.IngestData), (HttpRequest request, CancellationToken cancellationToken) => PersistAsync(request, backEnd, cancellationToken));
+        var services = app.ServiceProvider;
+        BackEndHandler? backEnd = null;
+        app.MapMethods(Routes.IngestData, Routes.MethodsOf(Routes.IngestData), (HttpRequest request, CancellationToken cancellationToken) =>
+            PersistAsync(request, backEnd ??= services.GetRequiredService<BackEndHandler>(), cancellationToken));
         app.MapMethods(Routes.IngestStats, Routes.MethodsOf(Routes.IngestStats), static (BackEndHandler handler) => new JsonResult<IngestStats>(handler.Stats(), handler.Writer));
         MapCommon(app, ServiceRole.BackEnd);
     }
