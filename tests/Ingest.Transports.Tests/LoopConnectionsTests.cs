@@ -13,13 +13,17 @@ public sealed class LoopConnectionsTests
 {
     private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(30);
 
-    public static TheoryData<string> LoopVariants() => new(
-        TransportVariant.LinuxEpoll.Name,
-        TransportVariant.LinuxEpollAioInline.Name,
-        TransportVariant.LinuxEpollDirectSend.Name,
-        TransportVariant.IoUring.Name,
-        TransportVariant.IoUringDeferred.Name,
-        TransportVariant.IoUringPollInline.Name);
+    private static readonly TransportVariant[] Loops =
+    [
+        TransportVariant.LinuxEpoll,
+        TransportVariant.LinuxEpollAioInline,
+        TransportVariant.LinuxEpollDirectSend,
+        TransportVariant.IoUring,
+        TransportVariant.IoUringDeferred,
+        TransportVariant.IoUringPollInline,
+    ];
+
+    public static TheoryData<string> LoopVariants() => new([.. Loops.Select(v => v.Name)]);
 
     [Theory]
     [MemberData(nameof(LoopVariants))]
@@ -94,10 +98,9 @@ public sealed class LoopConnectionsTests
 
     // Not yet the other three loop variants: there the test's end (the connection's and the server's disposal after a
     // cancelled read) does not finish — seen before the stream completed its own reads too; results.md, "What is left".
-    public static TheoryData<string> CancellableReadVariants() => new(
-        TransportVariant.LinuxEpoll.Name,
-        TransportVariant.LinuxEpollDirectSend.Name,
-        TransportVariant.IoUringDeferred.Name);
+    public static TheoryData<string> CancellableReadVariants() => new([.. Loops
+        .Except([TransportVariant.LinuxEpollAioInline, TransportVariant.IoUring, TransportVariant.IoUringPollInline])
+        .Select(v => v.Name)]);
 
     [Theory]
     [MemberData(nameof(CancellableReadVariants))]
