@@ -1,7 +1,6 @@
 using System.Buffers;
 using System.IO.Pipelines;
 using System.Runtime.CompilerServices;
-using System.Threading.Tasks.Sources;
 
 namespace Ingest.Transports.Internal.Core;
 
@@ -13,14 +12,15 @@ namespace Ingest.Transports.Internal.Core;
 /// A read that has to wait completes through the stream itself (a stream has one read in flight), so waiting for
 /// an answer allocates nothing per request.
 /// </summary>
-internal sealed class ConnectionStream(TransportConnection connection) : Stream, IValueTaskSource<int>
+internal sealed class ConnectionStream(TransportConnection connection) : Stream
 {
     private readonly PipeReader _input = connection.Transport.Input;
     private readonly PipeWriter _output = connection.Transport.Output;
     private int _disposed;
 
-    // The read in flight when it had to wait: where its bytes go, what it waits on, and its completion.
-    private ManualResetValueTaskSourceCore<int> _read;
+    // The read in flight when it had to wait: its completion (reused, as the loop's own operations are), where its
+    // bytes go and what it waits on.
+    private readonly LoopOperation _read = new();
     private ValueTaskAwaiter<ReadResult> _waiting;
     private Memory<byte> _destination;
     private CancellationToken _readCancellation;
@@ -96,7 +96,6 @@ internal sealed class ConnectionStream(TransportConnection connection) : Stream,
 
     private ValueTask<int> ReadSlowAsync(Memory<byte> buffer, CancellationToken cancellationToken)
     {
-        _read.Reset();
         _destination = buffer;
         _readCancellation = cancellationToken;
 #pragma warning disable CA2012 // its awaiter is kept and read once, in CompleteRead
@@ -111,7 +110,7 @@ internal sealed class ConnectionStream(TransportConnection connection) : Stream,
             _waiting.UnsafeOnCompleted(_readCompleted ??= CompleteRead);
         }
 
-        return new ValueTask<int>(this, _read.Version);
+        return _read.AsValueTaskOfInt();
     }
 
     private void CompleteRead()
@@ -133,19 +132,12 @@ internal sealed class ConnectionStream(TransportConnection connection) : Stream,
         }
         catch (Exception error)
         {
-            _read.SetException(error);
+            _read.Fail(error);
             return;
         }
 
-        _read.SetResult(count);
+        _read.Complete(count);
     }
-
-    int IValueTaskSource<int>.GetResult(short token) => _read.GetResult(token);
-
-    ValueTaskSourceStatus IValueTaskSource<int>.GetStatus(short token) => _read.GetStatus(token);
-
-    void IValueTaskSource<int>.OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags) =>
-        _read.OnCompleted(continuation, state, token, flags);
 
     /// <summary>Copies what fits and consumes it; a zero-byte read (an HTTP client's "tell me when data comes")
     /// consumes nothing. 0 with a non-empty buffer means the peer closed.</summary>
