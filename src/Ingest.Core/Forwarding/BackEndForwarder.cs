@@ -107,7 +107,8 @@ public sealed partial class BackEndForwarder : IEventForwarder
     }
 
     // One async method per back-end call, the metrics kept around it when they are on, the answer and the failures
-    // mapped by the synchronous methods below (each async layer is a state machine boxed per forward).
+    // mapped by the synchronous methods below (each async layer is a state machine box per forward in flight, kept for
+    // reuse by the pooled builder).
     [AsyncMethodBuilder(typeof(PooledAsyncMethodBuilder<>))]
     private async ValueTask<IngestProblem?> SendAsync(int index, PooledBufferWriter body, string key, CancellationToken cancellationToken)
     {
