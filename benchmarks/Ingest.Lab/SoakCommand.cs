@@ -108,7 +108,7 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
             ? $"  maximum {Format.Rps(max.RequestsPerSecond)} rps; soaking at {ratePercent}% = {Format.Rps(rate)} rps for {minutes} min"
             : $"  maximum {Format.Rps(max.RequestsPerSecond)} rps; soaking at the first stack's rate, {Format.Rps(rate)} rps ({rate / max.RequestsPerSecond:0%} of this one's maximum), for {minutes} min");
 
-        using var probe = new SoakProbe(topology, scenario);
+        using var probe = new SoakProbe(topology);
         await probe.StartAsync(cancellationToken);
         var samples = new List<SoakSample>();
         var seconds = new List<SoakSecond>();

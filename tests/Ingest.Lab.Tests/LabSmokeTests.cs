@@ -48,9 +48,37 @@ public sealed class LabSmokeTests(LabFixture lab)
             {
                 problems.AddRange(UntrainedServices(scenario));
             }
+
+            if (result.Status == ScenarioStatus.Passed)
+            {
+                problems.AddRange(CollectorFiguresAmiss(scenario, result));
+            }
         }
 
         Assert.True(problems.Count == 0, string.Join("\n\n", problems));
+    }
+
+    // Every .NET service's runtime counters were read around every measured repeat (it allocated something, and paused
+    // for less than the whole repeat); a Go service has no such figures rather than made-up ones.
+    private static IEnumerable<string> CollectorFiguresAmiss(Scenario scenario, ScenarioResult result)
+    {
+        foreach (var run in result.Runs)
+        {
+            foreach (var (name, usage) in run.Processes)
+            {
+                var dotNet = name.StartsWith("front-end", StringComparison.Ordinal) ? scenario.FrontEnd.Implementation == Implementation.DotNet
+                    : name == "back-end" ? scenario.BackEnd?.Implementation == Implementation.DotNet
+                    : (bool?)null;
+                if (dotNet == true && usage.Gc is not { AllocatedBytesPerRequest: > 0, PauseShare: >= 0 and < 1 })
+                {
+                    yield return $"{scenario.Id}: the {name}'s GC figures are missing or out of range: {usage.Gc}";
+                }
+                else if (dotNet != true && usage.Gc is not null)
+                {
+                    yield return $"{scenario.Id}: {name} is not a .NET service but has GC figures: {usage.Gc}";
+                }
+            }
+        }
     }
 
     // A profile-guided service that started is not proof that its profile reached the compiler: the compiler's response

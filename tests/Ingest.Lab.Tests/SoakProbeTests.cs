@@ -23,6 +23,7 @@ public sealed class SoakProbeTests
             dotnet_gc_collections_total{gc_heap_generation="gen0"} 40
             dotnet_gc_collections_total{gc_heap_generation="gen1"} 4
             dotnet_gc_collections_total{gc_heap_generation="gen2"} 1
+            dotnet_gc_heap_total_allocated_bytes_total 123456789
             dotnet_thread_pool_thread_count 9
             dotnet_thread_pool_queue_length 0
             dotnet_timer_count 17
@@ -31,8 +32,8 @@ public sealed class SoakProbeTests
 
         var counters = RuntimeCounters.Parse(page);
 
-        Assert.Equal(new RuntimeCounters(0.25, 45, 1, 9, 0, 17), counters);
-        Assert.Equal(new RuntimeCounters(null, null, null, null, null, null), RuntimeCounters.Parse("# nothing here\n"));
+        Assert.Equal(new RuntimeCounters(0.25, 45, 4, 1, 123456789, 9, 0, 17), counters);
+        Assert.Equal(new RuntimeCounters(null, null, null, null, null, null, null, null), RuntimeCounters.Parse("# nothing here\n"));
     }
 
     [Fact]

@@ -25,5 +25,13 @@ internal static class Format
 
     public static string Ratio(double ratio) => double.IsNaN(ratio) || double.IsInfinity(ratio) ? "-" : ratio.ToString("0.00", CultureInfo.InvariantCulture) + "×";
 
+    /// <summary>A byte count as B below 1 KB, else KB with one decimal (allocations a request).</summary>
+    public static string Bytes(double bytes) => double.IsNaN(bytes) ? "-" : bytes < 1024
+        ? bytes.ToString("N0", CultureInfo.InvariantCulture) + " B"
+        : (bytes / 1024).ToString("N1", CultureInfo.InvariantCulture) + " KB";
+
+    /// <summary>A small share of time to a tenth of a percent (GC pauses).</summary>
+    public static string Share(double fraction) => double.IsNaN(fraction) ? "-" : (fraction * 100).ToString("0.0", CultureInfo.InvariantCulture) + "%";
+
     public static string Percent(double fraction) => double.IsNaN(fraction) ? "-" : (fraction * 100).ToString("0", CultureInfo.InvariantCulture) + "%";
 }

@@ -28,7 +28,8 @@ internal sealed record ScenarioSummary
                 Spread.Of([.. usages.Select(u => u.CpuCores)]),
                 Spread.Of([.. usages.Select(u => (double)u.PeakResidentBytes)]),
                 usages.Max(u => u.HighWaterResidentBytes ?? u.PeakResidentBytes),
-                usages[^1].FinalResidentBytes);
+                usages[^1].FinalResidentBytes,
+                GcSummary.Of([.. runs.Where(r => r.Processes.GetValueOrDefault(name)?.Gc is not null).Select(r => (r.Processes[name].Gc!, r.Responses))]));
         }
 
         return new ScenarioSummary
@@ -44,5 +45,21 @@ internal sealed record ScenarioSummary
 }
 
 /// <summary>A process over the repeats: CPU in cores, peak resident bytes per repeat, the kernel's high-water
-/// mark (warm-up included) and resident memory after the last repeat.</summary>
-internal sealed record ProcessSummary(Spread CpuCores, Spread PeakResidentBytes, long HighWaterResidentBytes, long FinalResidentBytes);
+/// mark (warm-up included), resident memory after the last repeat, and for a .NET service its collector's work.</summary>
+internal sealed record ProcessSummary(Spread CpuCores, Spread PeakResidentBytes, long HighWaterResidentBytes, long FinalResidentBytes, GcSummary? Gc = null);
+
+/// <summary>A .NET service's collector over the repeats (<see cref="GcUsage"/>): bytes allocated a request, the share
+/// of the time paused, and collections of each generation per 1,000 requests.</summary>
+internal sealed record GcSummary(Spread AllocatedBytesPerRequest, Spread PauseShare, Spread Gen0PerThousandRequests, Spread Gen1PerThousandRequests, Spread Gen2PerThousandRequests)
+{
+    /// <summary>The repeats that have figures, each with the responses it served; null when none has.</summary>
+    public static GcSummary? Of(IReadOnlyList<(GcUsage Gc, long Requests)> repeats) =>
+        repeats.Count == 0
+            ? null
+            : new GcSummary(
+                Spread.Of([.. repeats.Select(r => r.Gc.AllocatedBytesPerRequest)]),
+                Spread.Of([.. repeats.Select(r => r.Gc.PauseShare)]),
+                Spread.Of([.. repeats.Select(r => r.Gc.Gen0Collections * 1000 / r.Requests)]),
+                Spread.Of([.. repeats.Select(r => r.Gc.Gen1Collections * 1000 / r.Requests)]),
+                Spread.Of([.. repeats.Select(r => r.Gc.Gen2Collections * 1000 / r.Requests)]));
+}

@@ -41,6 +41,7 @@ internal static class SummaryWriter
             }
 
             md.AppendLine();
+            WriteCollectors(md, scenarios);
             WriteContainers(md, scenarios);
             WriteMemoryFits(md, scenarios);
             WriteRatios(md, scenarios);
@@ -90,6 +91,37 @@ internal static class SummaryWriter
 
         md.AppendLine();
     }
+
+    private static void WriteCollectors(StringBuilder md, List<ScenarioResult> scenarios)
+    {
+        var rows = scenarios
+            .Where(r => r.Summary is not null)
+            .SelectMany(r => r.Summary!.Processes.Where(p => p.Value.Gc is not null).OrderBy(p => p.Key == "back-end").ThenBy(p => p.Key, StringComparer.Ordinal).Select(p => (Scenario: r, Service: p.Key, Process: p.Value, Gc: p.Value.Gc!)))
+            .ToList();
+        if (rows.Count == 0)
+        {
+            return;
+        }
+
+        md.AppendLine("Each .NET service's work a request, from its runtime's counters read before and after every repeat (the GC's figures are counts of the service's own work and do not drift with the machine the way RPS and CPU do; a GC setting's cost in throughput is mostly its pauses):");
+        md.AppendLine();
+        md.AppendLine("| scenario | service | CPU a request | allocated a request | GC pauses (share of the time) | collections per 1,000 requests: gen0 / gen1 / gen2 |");
+        md.AppendLine("|---|---|---|---|---|---|");
+        foreach (var (r, service, process, gc) in rows)
+        {
+            md.AppendLine(CultureInfo.InvariantCulture,
+                $"| {r.Name} | {service} | {Micros(process.CpuCores.Median / r.Summary!.RequestsPerSecond.Median)} | {Spreading(gc.AllocatedBytesPerRequest, Format.Bytes)} | {Spreading(gc.PauseShare, Format.Share)} | {PerThousand(gc.Gen0PerThousandRequests)} / {PerThousand(gc.Gen1PerThousandRequests)} / {PerThousand(gc.Gen2PerThousandRequests)} |");
+        }
+
+        md.AppendLine();
+    }
+
+    private static string Micros(double seconds) => double.IsNaN(seconds) || double.IsInfinity(seconds) ? "-" : (seconds * 1e6).ToString("0.0", CultureInfo.InvariantCulture) + " µs";
+
+    private static string PerThousand(Spread s) => s.Median.ToString(s.Median >= 10 ? "0" : "0.##", CultureInfo.InvariantCulture);
+
+    private static string Spreading(Spread s, Func<double, string> format) =>
+        s.Count <= 1 || format(s.Min) == format(s.Max) ? format(s.Median) : $"{format(s.Median)} ({format(s.Min)}–{format(s.Max)})";
 
     private static void WriteContainers(StringBuilder md, List<ScenarioResult> scenarios)
     {

@@ -22,6 +22,9 @@ internal sealed record ProcessUsage
 
     public required int Samples { get; init; }
 
+    /// <summary>What a .NET service's garbage collector did in the phase; null for any other process.</summary>
+    public GcUsage? Gc { get; init; }
+
     /// <summary>Memory and CPU over time, one point per sample: [seconds, cores, resident bytes].</summary>
     public required IReadOnlyList<double[]> Series { get; init; }
 

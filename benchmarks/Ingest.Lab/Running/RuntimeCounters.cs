@@ -3,16 +3,36 @@ using System.Globalization;
 namespace Ingest.Lab.Running;
 
 /// <summary>
-/// What the soak reads of a .NET service's runtime each second, from the System.Runtime meter on its Prometheus
-/// <c>/metrics</c>: GC pause time and collections (totals since start), thread-pool threads and queue length, and
-/// timers (current values). A value the page lacks is null.
+/// What the lab reads of a .NET service's runtime, from the System.Runtime meter on its Prometheus <c>/metrics</c>:
+/// GC pause time, collections and bytes allocated (totals since start), thread-pool threads and queue length, and
+/// timers (current values). The soak reads it each second, a run before and after each load phase. A value the page
+/// lacks is null.
 /// </summary>
-internal sealed record RuntimeCounters(double? GcPauseSeconds, double? Collections, double? Gen2Collections, double? PoolThreads, double? PoolQueue, double? Timers)
+internal sealed record RuntimeCounters(
+    double? GcPauseSeconds, double? Collections, double? Gen1Collections, double? Gen2Collections, double? AllocatedBytes,
+    double? PoolThreads, double? PoolQueue, double? Timers)
 {
+    /// <summary>The service's counters now, from its <c>/metrics</c>; null when it does not answer in the client's time.</summary>
+    public static async Task<RuntimeCounters?> ReadAsync(HttpClient http, Uri metrics, CancellationToken cancellationToken)
+    {
+        try
+        {
+            return Parse(await http.GetStringAsync(metrics, cancellationToken));
+        }
+        catch (HttpRequestException)
+        {
+            return null;
+        }
+        catch (TaskCanceledException) when (!cancellationToken.IsCancellationRequested)
+        {
+            return null;
+        }
+    }
+
     /// <summary>Reads the figures from a Prometheus text page; series of one family (per generation) are summed.</summary>
     public static RuntimeCounters Parse(string page)
     {
-        double? pause = null, collections = null, gen2 = null, threads = null, queue = null, timers = null;
+        double? pause = null, collections = null, gen1 = null, gen2 = null, allocated = null, threads = null, queue = null, timers = null;
         foreach (var raw in page.AsSpan().EnumerateLines())
         {
             var line = raw.Trim();
@@ -37,11 +57,18 @@ internal sealed record RuntimeCounters(double? GcPauseSeconds, double? Collectio
                     break;
                 case "dotnet_gc_collections_total":
                     collections = (collections ?? 0) + value;
-                    if (series.Contains("\"gen2\"", StringComparison.Ordinal))
+                    if (series.Contains("\"gen1\"", StringComparison.Ordinal))
+                    {
+                        gen1 = (gen1 ?? 0) + value;
+                    }
+                    else if (series.Contains("\"gen2\"", StringComparison.Ordinal))
                     {
                         gen2 = (gen2 ?? 0) + value;
                     }
 
+                    break;
+                case "dotnet_gc_heap_total_allocated_bytes_total":
+                    allocated = (allocated ?? 0) + value;
                     break;
                 case "dotnet_thread_pool_thread_count":
                     threads = (threads ?? 0) + value;
@@ -55,6 +82,6 @@ internal sealed record RuntimeCounters(double? GcPauseSeconds, double? Collectio
             }
         }
 
-        return new RuntimeCounters(pause, collections, gen2, threads, queue, timers);
+        return new RuntimeCounters(pause, collections, gen1, gen2, allocated, threads, queue, timers);
     }
 }

@@ -14,6 +14,9 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
     private const string FrontEndJob = "front-end";
     private const string BackEndJob = "back-end";
 
+    /// <summary>Reads the services' runtime counters around each phase: a page on loopback, a second is plenty.</summary>
+    private static readonly HttpClient Metrics = new() { Timeout = TimeSpan.FromSeconds(2) };
+
     private readonly ProfileTraining _training = new(artifacts, loadGenerator, options, pinning, runFolder);
 
     public async Task<ScenarioResult> RunAsync(Scenario scenario, Action<string> progress, CancellationToken cancellationToken) =>
@@ -125,10 +128,12 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
 
     private async Task<LoadRun> DriveAsync(ILoadDriver driver, Topology topology, Scenario scenario, TimeSpan duration, string payload, string resultFile, CancellationToken cancellationToken)
     {
+        var countersBefore = await ReadCountersAsync(topology, cancellationToken);
         await using var sampler = new ResourceSampler(topology.ProcessIds);
         var phase = new LoadPhase(topology.Target, scenario.Load, duration, options.Requests, payload, resultFile, pinning.LoadCpus, runFolder);
         var run = await driver.RunAsync(phase, pid => sampler.Track("load generator", pid), cancellationToken);
         var usage = await sampler.StopAsync();
+        var countersAfter = await ReadCountersAsync(topology, cancellationToken);
         foreach (var process in topology.Processes)
         {
             if (process.HasExited)
@@ -137,7 +142,18 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
             }
         }
 
-        return run with { Processes = usage };
+        return run with
+        {
+            Processes = usage.ToDictionary(p => p.Key, p => topology.Metrics.ContainsKey(p.Key)
+                ? p.Value with { Gc = GcUsage.Between(countersBefore.GetValueOrDefault(p.Key), countersAfter.GetValueOrDefault(p.Key), run.Seconds, run.Responses) }
+                : p.Value),
+        };
+    }
+
+    private static async Task<Dictionary<string, RuntimeCounters?>> ReadCountersAsync(Topology topology, CancellationToken cancellationToken)
+    {
+        var readings = await Task.WhenAll(topology.Metrics.Select(async m => (m.Key, Counters: await RuntimeCounters.ReadAsync(Metrics, m.Value, cancellationToken))));
+        return readings.ToDictionary(r => r.Key, r => r.Counters);
     }
 
     /// <summary>Prometheus scraping every .NET service of the scenario (Go services have no /metrics).</summary>

@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using Ingest.Lab.Catalogue;
 
 namespace Ingest.Lab.Running;
 
@@ -22,18 +21,15 @@ internal sealed class SoakProbe : IDisposable
     private int _loadGenerator;
     private double? _loadGeneratorCpu;
 
-    public SoakProbe(Topology topology, Scenario scenario)
+    public SoakProbe(Topology topology)
     {
         foreach (var process in topology.Processes)
         {
-            var isBackEnd = process.Name == "back-end";
-            var implementation = isBackEnd ? scenario.BackEnd!.Implementation : scenario.FrontEnd.Implementation;
-            var baseAddress = isBackEnd ? topology.BackEnd : topology.FrontEnds[0];
-            var watched = new Watched(process.Name, process.ProcessId, implementation == Implementation.DotNet ? new Uri(baseAddress!, "metrics") : null)
+            var watched = new Watched(process.Name, process.ProcessId, topology.Metrics.GetValueOrDefault(process.Name))
             {
                 LastCpu = ProcFs.CpuSeconds(process.ProcessId),
             };
-            if (implementation != Implementation.DotNet)
+            if (watched.Metrics is null)
             {
                 process.LineObserver = watched.ObserveGoTrace;
             }
@@ -60,7 +56,7 @@ internal sealed class SoakProbe : IDisposable
     /// <summary>What happened since the last sample, as second <paramref name="second"/>.</summary>
     public async Task<SoakSecond> SampleAsync(int second, CancellationToken cancellationToken)
     {
-        var scrapes = _watched.Select(w => w.Metrics is null ? Task.FromResult<RuntimeCounters?>(null) : ScrapeAsync(w.Metrics, cancellationToken)).ToArray();
+        var scrapes = _watched.Select(w => w.Metrics is null ? Task.FromResult<RuntimeCounters?>(null) : RuntimeCounters.ReadAsync(_http, w.Metrics, cancellationToken)).ToArray();
         var counters = await Task.WhenAll(scrapes);
         var at = _clock.Elapsed.TotalSeconds;
         var elapsed = Math.Max(at - _lastAt, 1e-3);
@@ -110,22 +106,6 @@ internal sealed class SoakProbe : IDisposable
     }
 
     public void Dispose() => _http.Dispose();
-
-    private async Task<RuntimeCounters?> ScrapeAsync(Uri metrics, CancellationToken cancellationToken)
-    {
-        try
-        {
-            return RuntimeCounters.Parse(await _http.GetStringAsync(metrics, cancellationToken));
-        }
-        catch (HttpRequestException)
-        {
-            return null;
-        }
-        catch (TaskCanceledException) when (!cancellationToken.IsCancellationRequested)
-        {
-            return null;
-        }
-    }
 
     private static double Delta(double? now, double? before) => now is { } n && before is { } b ? Math.Max(0, n - b) : 0;
 

@@ -15,6 +15,7 @@ internal sealed class Topology : IAsyncDisposable
     private static readonly TimeSpan StopGrace = TimeSpan.FromSeconds(10);
 
     private readonly List<ServiceProcess> _processes = [];
+    private readonly Dictionary<string, Uri> _metrics = [];
     private readonly List<StoreServer> _stores = [];
     private readonly List<(ServiceCgroup Group, ServiceProcess Process)> _limited = [];
     private readonly ServiceLimits _limits;
@@ -37,6 +38,9 @@ internal sealed class Topology : IAsyncDisposable
     public IReadOnlyDictionary<string, int> ProcessIds => _processes.ToDictionary(p => p.Name, p => p.ProcessId);
 
     public IReadOnlyList<ServiceProcess> Processes => _processes;
+
+    /// <summary>Each .NET service's <c>/metrics</c> by process name (a Go service, a proxy and a store have none).</summary>
+    public IReadOnlyDictionary<string, Uri> Metrics => _metrics;
 
     public static async Task<Topology> StartAsync(Scenario scenario, Artifacts artifacts, Pinning pinning, ServiceLimits limits, string workDirectory, CancellationToken cancellationToken)
     {
@@ -166,6 +170,10 @@ internal sealed class Topology : IAsyncDisposable
 
         await process.WaitUntilReadyAsync(StartTimeout, cancellationToken);
         await WaitForHealthAsync(process, Loopback(port), cancellationToken);
+        if (spec.Implementation == Implementation.DotNet)
+        {
+            _metrics[name] = new Uri(Loopback(port), "metrics");
+        }
     }
 
     /// <summary>Each limited service's limits, what its runtime reported at start-up and what its group counted.</summary>
