@@ -15,7 +15,7 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
     private const string BackEndJob = "back-end";
 
     /// <summary>Reads the services' runtime counters around each phase: a page on loopback, a second is plenty.</summary>
-    private static readonly HttpClient Metrics = new() { Timeout = TimeSpan.FromSeconds(2) };
+    private static readonly HttpClient CounterReader = new() { Timeout = TimeSpan.FromSeconds(2) };
 
     private readonly ProfileTraining _training = new(artifacts, loadGenerator, options, pinning, runFolder);
 
@@ -152,7 +152,7 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
 
     private static async Task<Dictionary<string, RuntimeCounters?>> ReadCountersAsync(Topology topology, CancellationToken cancellationToken)
     {
-        var readings = await Task.WhenAll(topology.Metrics.Select(async m => (m.Key, Counters: await RuntimeCounters.ReadAsync(Metrics, m.Value, cancellationToken))));
+        var readings = await Task.WhenAll(topology.Metrics.Select(async m => (m.Key, Counters: await RuntimeCounters.ReadAsync(CounterReader, m.Value, cancellationToken))));
         return readings.ToDictionary(r => r.Key, r => r.Counters);
     }
 
