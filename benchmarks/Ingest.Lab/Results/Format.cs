@@ -33,5 +33,15 @@ internal static class Format
     /// <summary>A small share of time to a tenth of a percent (GC pauses).</summary>
     public static string Share(double fraction) => double.IsNaN(fraction) ? "-" : (fraction * 100).ToString("0.0", CultureInfo.InvariantCulture) + "%";
 
+    /// <summary>Seconds as microseconds (CPU a request).</summary>
+    public static string Micros(double seconds) => double.IsNaN(seconds) || double.IsInfinity(seconds) ? "-" : (seconds * 1e6).ToString("0.0", CultureInfo.InvariantCulture) + " µs";
+
+    /// <summary>A small count (collections per 1,000 requests): two decimals below 10.</summary>
+    public static string Count(double value) => double.IsNaN(value) ? "-" : value.ToString(value >= 10 ? "0" : "0.##", CultureInfo.InvariantCulture);
+
+    /// <summary>The median alone when the repeats agree at the figure's precision, else with (min–max).</summary>
+    public static string Spreading(Spread s, Func<double, string> format) =>
+        s.Count <= 1 || format(s.Min) == format(s.Max) ? format(s.Median) : $"{format(s.Median)} ({format(s.Min)}–{format(s.Max)})";
+
     public static string Percent(double fraction) => double.IsNaN(fraction) ? "-" : (fraction * 100).ToString("0", CultureInfo.InvariantCulture) + "%";
 }

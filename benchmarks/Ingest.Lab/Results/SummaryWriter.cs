@@ -110,18 +110,11 @@ internal static class SummaryWriter
         foreach (var (r, service, process, gc) in rows)
         {
             md.AppendLine(CultureInfo.InvariantCulture,
-                $"| {r.Name} | {service} | {Micros(process.CpuCores.Median / r.Summary!.RequestsPerSecond.Median)} | {Spreading(gc.AllocatedBytesPerRequest, Format.Bytes)} | {Spreading(gc.PauseShare, Format.Share)} | {PerThousand(gc.Gen0PerThousandRequests)} / {PerThousand(gc.Gen1PerThousandRequests)} / {PerThousand(gc.Gen2PerThousandRequests)} |");
+                $"| {r.Name} | {service} | {Format.Micros(process.CpuCores.Median / r.Summary!.RequestsPerSecond.Median)} | {Format.Spreading(gc.AllocatedBytesPerRequest, Format.Bytes)} | {Format.Spreading(gc.PauseShare, Format.Share)} | {Format.Count(gc.Gen0PerThousandRequests.Median)} / {Format.Count(gc.Gen1PerThousandRequests.Median)} / {Format.Count(gc.Gen2PerThousandRequests.Median)} |");
         }
 
         md.AppendLine();
     }
-
-    private static string Micros(double seconds) => double.IsNaN(seconds) || double.IsInfinity(seconds) ? "-" : (seconds * 1e6).ToString("0.0", CultureInfo.InvariantCulture) + " µs";
-
-    private static string PerThousand(Spread s) => s.Median.ToString(s.Median >= 10 ? "0" : "0.##", CultureInfo.InvariantCulture);
-
-    private static string Spreading(Spread s, Func<double, string> format) =>
-        s.Count <= 1 || format(s.Min) == format(s.Max) ? format(s.Median) : $"{format(s.Median)} ({format(s.Min)}–{format(s.Max)})";
 
     private static void WriteContainers(StringBuilder md, List<ScenarioResult> scenarios)
     {
