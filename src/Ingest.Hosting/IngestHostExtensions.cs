@@ -1,5 +1,6 @@
 using System.Diagnostics.CodeAnalysis;
 using System.Threading.RateLimiting;
+using Ingest.Core;
 using Ingest.Core.Parsing;
 using Ingest.Core.Problems;
 using Ingest.Core.Security;
@@ -77,9 +78,9 @@ public static class IngestHostExtensions
 
         // The API style decides which services exist, so it is read now; the validator re-checks it at start.
         var style = builder.Configuration.GetSection(IngestOptions.SectionName).GetValue(nameof(IngestOptions.ApiStyle), ApiStyle.Minimal);
-        // RuntimeFeature is tested here, not only in the validator: under Native AOT the compiler then drops MVC
-        // from the binary (the validator still refuses the setting with its message).
-        if (style == ApiStyle.Mvc && System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeSupported)
+        // ReflectionSupport is tested here, not only in the validator: in a trimmed or Native AOT build the compiler then
+        // drops MVC from the program (the validator still refuses the setting with its message).
+        if (style == ApiStyle.Mvc && ReflectionSupport.IsEnabled)
         {
             AddMvc(services, role);
         }
@@ -124,7 +125,7 @@ public static class IngestHostExtensions
 
         switch (Ingest(app.Services).ApiStyle)
         {
-            case ApiStyle.Mvc when System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeSupported:
+            case ApiStyle.Mvc when ReflectionSupport.IsEnabled:
                 MapMvc(app, role);
                 break;
             case ApiStyle.Raw:
@@ -188,7 +189,7 @@ public static class IngestHostExtensions
 
     private static IngestOptions Ingest(IServiceProvider services) => services.GetRequiredService<IOptions<IngestOptions>>().Value;
 
-    [UnconditionalSuppressMessage("Trimming", "IL2026", Justification = "IngestOptionsValidator refuses ApiStyle=Mvc when dynamic code is unavailable (Native AOT).")]
+    [UnconditionalSuppressMessage("Trimming", "IL2026", Justification = "Called only where ReflectionSupport.IsEnabled; IngestOptionsValidator refuses ApiStyle=Mvc elsewhere (Native AOT, trimmed).")]
     private static void AddMvc(IServiceCollection services, ServiceRole role) => MvcApi.AddServices(services, role);
 
     [UnconditionalSuppressMessage("Trimming", "IL2026", Justification = "As AddMvc.")]

@@ -5,11 +5,12 @@ namespace Ingest.Core.Serialization;
 /// <summary>Creates the serializer a <see cref="SerializerKind"/> names.</summary>
 public static class IngestSerializers
 {
-    /// <summary>True when the serializer can run in this process: the reflection-based ones cannot under Native AOT.</summary>
+    /// <summary>True when the serializer can run in this process: the reflection-based ones cannot under Native AOT or
+    /// in a trimmed build (<see cref="ReflectionSupport"/>).</summary>
     public static bool IsSupported(SerializerKind kind) =>
-        kind == SerializerKind.SystemTextJsonSourceGen || System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeSupported;
+        kind == SerializerKind.SystemTextJsonSourceGen || ReflectionSupport.IsEnabled;
 
-    [UnconditionalSuppressMessage("Trimming", "IL2026", Justification = "Reflection-based serializers are refused by IsSupported when dynamic code is unavailable; callers check it at start-up.")]
+    [UnconditionalSuppressMessage("Trimming", "IL2026", Justification = "The reflection-based serializers are reached only where ReflectionSupport.IsEnabled; services refuse them elsewhere at start-up.")]
     [UnconditionalSuppressMessage("AOT", "IL3050", Justification = "As above.")]
     public static IIngestSerializer Create(SerializerKind kind, int maxDepth = SerializerLimits.MaxDepth)
     {
@@ -18,11 +19,11 @@ public static class IngestSerializers
             return SystemTextJsonIngestSerializer.SourceGenerated(maxDepth);
         }
 
-        // Tested directly (not through IsSupported) so the Native AOT compiler sees the branch is dead and
-        // leaves the reflection-based serializers out of the binary altogether.
-        if (!System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeSupported)
+        // Tested directly (not through IsSupported) so the trimmer and the Native AOT compiler see the branch is dead
+        // and leave the reflection-based serializers out of the program altogether.
+        if (!ReflectionSupport.IsEnabled)
         {
-            throw new NotSupportedException($"The {kind} serializer needs reflection, which Native AOT does not have: use {nameof(SerializerKind.SystemTextJsonSourceGen)}.");
+            throw new NotSupportedException($"The {kind} serializer needs reflection, which {ReflectionSupport.MissingIn} does not have: use {nameof(SerializerKind.SystemTextJsonSourceGen)}.");
         }
 
         return kind switch

@@ -1,3 +1,4 @@
+using Ingest.Core;
 using Ingest.Core.Configuration;
 using Ingest.Core.Serialization;
 using Microsoft.Extensions.Options;
@@ -17,13 +18,13 @@ internal sealed class IngestOptionsValidator : IValidateOptions<IngestOptions>
 
         if (Enum.IsDefined(options.Serializer) && !IngestSerializers.IsSupported(options.Serializer))
         {
-            checks.Fail($"{checks.Key(nameof(options.Serializer))} = {options.Serializer} needs reflection, which this Native AOT build does not have: " +
+            checks.Fail($"{checks.Key(nameof(options.Serializer))} = {options.Serializer} needs reflection, which {ReflectionSupport.MissingIn} does not have: " +
                 $"use {nameof(SerializerKind.SystemTextJsonSourceGen)}.");
         }
 
-        if (options.ApiStyle == ApiStyle.Mvc && !System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeSupported)
+        if (options.ApiStyle == ApiStyle.Mvc && !ReflectionSupport.IsEnabled)
         {
-            checks.Fail($"{checks.Key(nameof(options.ApiStyle))} = Mvc cannot run under Native AOT (MVC needs reflection): use Minimal or Raw.");
+            checks.Fail($"{checks.Key(nameof(options.ApiStyle))} = Mvc cannot run in {ReflectionSupport.MissingIn} (MVC needs reflection): use Minimal or Raw.");
         }
 
         return checks.Result();
