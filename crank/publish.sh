@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds every application a Crank job uploads into artifacts/crank/ (git-ignored): the services and the load
 # generator (framework-dependent, Release), the load generator's payloads, the Go baselines, and with --aot
-# the Native AOT services. Agents then run them with an absolute path to dotnet: no SDK work on the agent.
+# the builds the aot-* scenarios start: the Native AOT services and the trimmed, self-contained JIT ones. Agents then run them with an absolute path to dotnet: no SDK work on the agent.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out="$root/artifacts/crank"
@@ -13,6 +13,7 @@ dotnet run -c Release --project "$root/benchmarks/Ingest.Lab" -- payloads "$out/
 if [ "${1:-}" = "--aot" ]; then
     for app in Ingest.BackEnd Ingest.FrontEnd; do
         dotnet publish "$root/src/$app/$app.csproj" -c Release -r linux-x64 -p:PublishAot=true -o "$out/$app-aot" --nologo -v quiet
+        dotnet publish "$root/src/$app/$app.csproj" -c Release -r linux-x64 --self-contained -p:PublishTrimmed=true -o "$out/$app-trimmed" --nologo -v quiet
     done
 fi
 if bash "$root/src/baselines/go/build.sh"; then

@@ -146,10 +146,10 @@ public sealed class CrankRunTests(CrankRunTests.Published published, ITestOutput
                     yield return $"service {service}: source {name} does not unpack into the job's folder";
                 }
 
-                // The AOT folders exist only after publish.sh --aot; every other one was published by the fixture.
+                // The AOT and trimmed folders exist only after publish.sh --aot; every other one was published by the fixture.
                 if (!Directory.Exists(local))
                 {
-                    if (!local.EndsWith("-aot", StringComparison.Ordinal))
+                    if (!local.EndsWith("-aot", StringComparison.Ordinal) && !local.EndsWith("-trimmed", StringComparison.Ordinal))
                     {
                         yield return $"service {service}: source folder {local} does not exist";
                     }

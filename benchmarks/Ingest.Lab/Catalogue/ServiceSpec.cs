@@ -16,6 +16,13 @@ internal sealed record ServiceSpec(Implementation Implementation)
     public bool NativeAot { get; init; }
 
     /// <summary>
+    /// On the JIT, but published self-contained and trimmed (.NET only): the runtime then maps only the framework code the
+    /// service can reach, as IL the JIT compiles, where the default build maps the whole shared framework's ReadyToRun
+    /// assemblies (docs/configuration.md#trimmed-jit-build).
+    /// </summary>
+    public bool Trimmed { get; init; }
+
+    /// <summary>
     /// Native AOT compiled with a profile of this workload: before the scenario runs, the lab runs its JIT build under
     /// the same load with the runtime writing its instrumentation data, turns that into a .mibc (benchmarks/Ingest.Pgo)
     /// and publishes with it (<see cref="Running.ProfileTraining"/>).
@@ -61,7 +68,7 @@ internal sealed record ServiceSpec(Implementation Implementation)
 
     /// <summary>A short human description: "DotNet Ingest:ApiStyle=Mvc …".</summary>
     public string Describe() =>
-        string.Join(" ", new[] { Implementation.ToString() + (NativeAot ? ProfileGuided ? "(AOT+PGO)" : "(AOT)" : "") }
+        string.Join(" ", new[] { Implementation.ToString() + (NativeAot ? ProfileGuided ? "(AOT+PGO)" : "(AOT)" : Trimmed ? "(trimmed)" : "") }
             .Concat(Settings.OrderBy(s => s.Key, StringComparer.Ordinal).Select(s => $"{s.Key}={s.Value}"))
             .Concat(Environment.OrderBy(s => s.Key, StringComparer.Ordinal).Select(s => $"{s.Key}={s.Value}")));
 }

@@ -32,6 +32,6 @@ internal sealed record StartUpSignature(string FrontEnd, string BackEnd, FrontDo
     private static string Service(ServiceSpec spec) =>
         spec.ProfileGuided
             ? spec.Implementation + " AOT PGO"
-            : spec.Implementation + (spec.NativeAot ? " AOT" : "")
+            : spec.Implementation + (spec.NativeAot ? " AOT" : spec.Trimmed ? " trimmed" : "")
               + (spec.Settings.TryGetValue(TransportKey, out var transport) ? " " + transport : "");
 }

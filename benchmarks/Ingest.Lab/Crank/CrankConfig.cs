@@ -59,6 +59,8 @@ internal static class CrankConfig
         "../artifacts/crank/Ingest.LoadGen",
         "../artifacts/crank/Ingest.BackEnd-aot",
         "../artifacts/crank/Ingest.FrontEnd-aot",
+        "../artifacts/crank/Ingest.BackEnd-trimmed",
+        "../artifacts/crank/Ingest.FrontEnd-trimmed",
         "../artifacts/crank/go",
     };
 
@@ -77,7 +79,7 @@ internal static class CrankConfig
         var yml = new StringBuilder();
         yml.Append(Header).AppendLine();
         WriteCounters(yml);
-        yml.Append(Jobs);
+        yml.Append(JobsHeader).Append(DotNetJobs()).Append(Jobs);
         yml.AppendLine("scenarios:");
         var ingest = scenarios.First(s => s.Set == ScenarioCatalogue.DefaultSet && s.Name == "aspnet-static-c50");
         WriteScenario(yml, IngestScenario, ingest);
@@ -173,7 +175,7 @@ internal static class CrankConfig
     {
         Implementation.GoNetHttp => frontEnd ? "go-frontend" : "go-backend",
         Implementation.GoFastHttp => "go-fasthttp-frontend",
-        _ => (frontEnd ? "ingest-frontend" : "ingest-backend") + (spec.NativeAot ? "-aot" : ""),
+        _ => (frontEnd ? "ingest-frontend" : "ingest-backend") + (spec.NativeAot ? "-aot" : spec.Trimmed ? "-trimmed" : ""),
     };
 
     private static void WriteService(StringBuilder yml, string service, string job, SortedDictionary<string, string> variables)
@@ -308,36 +310,56 @@ internal static class CrankConfig
         yml.AppendLine();
     }
 
-    private const string Jobs = """
+    private const string JobsHeader = """
         # Every source unpacks into the job's own folder (destinationFolder: ''), where the agent starts it: by default
         # the agent unpacks a source into a subfolder named after it, and the relative names below (Ingest.BackEnd.dll,
-        # payloads/..., proxy.sh, the Go and AOT executables) would not be found.
+        # payloads/..., proxy.sh, the Go, trimmed and AOT executables) would not be found.
         jobs:
-          ingest-backend:
-            sources:
-              app:
-                localFolder: ../artifacts/crank/Ingest.BackEnd
-                destinationFolder: ''
-            executable: '{{dotnetPath}}'
-            arguments: >-
-              Ingest.BackEnd.dll --urls http://{{backendAddress}}:{{backendPort}}
-              --Ingest:Serializer {{serializer}} --Ingest:ApiStyle {{apiStyle}} --Kestrel:Transport {{transport}}
-              --Kestrel:Sockets:UnsafePreferInlineScheduling {{socketsInlineScheduling}}
-              --Kestrel:LinuxEpoll:AioReceive {{epollAioReceive}} --Kestrel:LinuxEpoll:AioSend {{epollAioSend}}
-              --Kestrel:IoUring:DeferTaskRun {{ioUringDeferTaskRun}}
-              --Kestrel:LinuxEpoll:ApplicationSchedulingMode {{epollScheduling}} --Kestrel:IoUring:ApplicationSchedulingMode {{ioUringScheduling}}
-              --Sinks:Default {{sink}}
-            environmentVariables:
-              DOTNET_gcServer: '{{gcServer}}'
-              DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS: '{{socketsInlineCompletions}}'
-              DOTNET_GCDynamicAdaptationMode: '{{gcDynamicAdaptationMode}}'
-              DOTNET_GCgen0size: '{{gcGen0Size}}'
-              DOTNET_GCRegionSize: '{{gcRegionSize}}'
-              DOTNET_SYSTEM_BUFFERS_SHAREDARRAYPOOL_MAXARRAYSPERPARTITION: '{{arrayPoolArraysPerCore}}'
-              DOTNET_gcConcurrent: '{{gcConcurrent}}'
-              DOTNET_TieredPGO: '{{tieredPgo}}'
-              Memory__ReleaseStartupPagesAfterSeconds: '{{releaseStartupPagesAfterSeconds}}'
-            readyStateText: Application started.
+
+        """;
+
+    /// <summary>How a .NET service's build is started: the JIT build's dll through the dotnet host, or the self-contained
+    /// executable of a trimmed or Native AOT build (crank/publish.sh). Every build takes the same settings, so a scenario's
+    /// variables mean the same whichever build its services are (CrankValidator fails a variable a job does not use). The
+    /// runtime's counters reach Crank over EventPipe, which a Native AOT build leaves out.</summary>
+    private static readonly (string Suffix, bool Executable, bool Counters)[] Builds = [("", false, true), ("-trimmed", true, true), ("-aot", true, false)];
+
+    private static string DotNetJobs()
+    {
+        var jobs = new StringBuilder();
+        foreach (var (suffix, executable, counters) in Builds)
+        {
+            foreach (var (job, app, listen) in new[]
+            {
+                ("ingest-backend", "Ingest.BackEnd", "--urls http://{{backendAddress}}:{{backendPort}}"),
+                ("ingest-frontend", "Ingest.FrontEnd", "--urls http://{{serverAddress}}:{{serverPort}}\n      --Forwarding:BackEnds:0 http://{{backendAddress}}:{{backendPort}}"),
+            })
+            {
+                var role = app == "Ingest.BackEnd" ? BackEndArguments : FrontEndArguments;
+                jobs.Append(CultureInfo.InvariantCulture, $"""
+                      {job}{suffix}:
+                        sources:
+                          app:
+                            localFolder: ../artifacts/crank/{app}{suffix}
+                            destinationFolder: ''
+                        executable: {(executable ? app : "'{{dotnetPath}}'")}
+                        arguments: >-
+                          {(executable ? "" : app + ".dll ")}{listen}
+                          {ServiceArguments}
+                          {role}
+                        environmentVariables:
+                    {ServiceEnvironment}
+                        readyStateText: Application started.{(counters ? "\n" + Counters : "")}
+
+
+                    """);
+            }
+        }
+
+        return jobs.ToString();
+    }
+
+    private const string Counters = """
             # Counters only: Microsoft.AspNetCore.Hosting and Microsoft-AspNetCore-Server-Kestrel would also turn on their
             # per-request events and cost a third of the throughput each here (docs/crank.md); add them on the command line
             # (--application.options.counterProviders Microsoft.AspNetCore.Hosting) when you want them anyway.
@@ -345,25 +367,25 @@ internal static class CrankConfig
               counterProviders:
                 - System.Runtime
                 - Ingest-Counters
+        """;
 
-          ingest-frontend:
-            sources:
-              app:
-                localFolder: ../artifacts/crank/Ingest.FrontEnd
-                destinationFolder: ''
-            executable: '{{dotnetPath}}'
-            arguments: >-
-              Ingest.FrontEnd.dll --urls http://{{serverAddress}}:{{serverPort}}
-              --Forwarding:BackEnds:0 http://{{backendAddress}}:{{backendPort}}
-              --Ingest:Serializer {{serializer}} --Ingest:ApiStyle {{apiStyle}} --Kestrel:Transport {{transport}}
+    private const string ServiceArguments = """
+        --Ingest:Serializer {{serializer}} --Ingest:ApiStyle {{apiStyle}} --Kestrel:Transport {{transport}}
               --Kestrel:Sockets:UnsafePreferInlineScheduling {{socketsInlineScheduling}}
               --Kestrel:LinuxEpoll:AioReceive {{epollAioReceive}} --Kestrel:LinuxEpoll:AioSend {{epollAioSend}}
               --Kestrel:IoUring:DeferTaskRun {{ioUringDeferTaskRun}}
               --Kestrel:LinuxEpoll:ApplicationSchedulingMode {{epollScheduling}} --Kestrel:IoUring:ApplicationSchedulingMode {{ioUringScheduling}}
-              --Forwarding:ClientStrategy {{clientStrategy}} --Forwarding:Mode {{forwardingMode}}
+        """;
+
+    private const string BackEndArguments = "--Sinks:Default {{sink}}";
+
+    private const string FrontEndArguments = """
+        --Forwarding:ClientStrategy {{clientStrategy}} --Forwarding:Mode {{forwardingMode}}
               --Forwarding:RetryAttempts {{retryAttempts}} --Forwarding:BreakerBreakSeconds {{breakerBreakSeconds}}
               --Forwarding:AttemptTimeoutMilliseconds {{attemptTimeoutMs}}
-            environmentVariables:
+        """;
+
+    private const string ServiceEnvironment = """
               DOTNET_gcServer: '{{gcServer}}'
               DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS: '{{socketsInlineCompletions}}'
               DOTNET_GCDynamicAdaptationMode: '{{gcDynamicAdaptationMode}}'
@@ -373,50 +395,9 @@ internal static class CrankConfig
               DOTNET_gcConcurrent: '{{gcConcurrent}}'
               DOTNET_TieredPGO: '{{tieredPgo}}'
               Memory__ReleaseStartupPagesAfterSeconds: '{{releaseStartupPagesAfterSeconds}}'
-            readyStateText: Application started.
-            # Counters only: Microsoft.AspNetCore.Hosting and Microsoft-AspNetCore-Server-Kestrel would also turn on their
-            # per-request events and cost a third of the throughput each here (docs/crank.md); add them on the command line
-            # (--application.options.counterProviders Microsoft.AspNetCore.Hosting) when you want them anyway.
-            options:
-              counterProviders:
-                - System.Runtime
-                - Ingest-Counters
+        """;
 
-          ingest-backend-aot:
-            sources:
-              app:
-                localFolder: ../artifacts/crank/Ingest.BackEnd-aot
-                destinationFolder: ''
-            executable: Ingest.BackEnd
-            arguments: >-
-              --urls http://{{backendAddress}}:{{backendPort}} --Ingest:ApiStyle {{apiStyle}} --Sinks:Default {{sink}}
-            environmentVariables:
-              DOTNET_GCgen0size: '{{gcGen0Size}}'
-              DOTNET_GCRegionSize: '{{gcRegionSize}}'
-              DOTNET_SYSTEM_BUFFERS_SHAREDARRAYPOOL_MAXARRAYSPERPARTITION: '{{arrayPoolArraysPerCore}}'
-              DOTNET_gcConcurrent: '{{gcConcurrent}}'
-              DOTNET_TieredPGO: '{{tieredPgo}}'
-              Memory__ReleaseStartupPagesAfterSeconds: '{{releaseStartupPagesAfterSeconds}}'
-            readyStateText: Application started.
-
-          ingest-frontend-aot:
-            sources:
-              app:
-                localFolder: ../artifacts/crank/Ingest.FrontEnd-aot
-                destinationFolder: ''
-            executable: Ingest.FrontEnd
-            arguments: >-
-              --urls http://{{serverAddress}}:{{serverPort}} --Forwarding:BackEnds:0 http://{{backendAddress}}:{{backendPort}}
-              --Ingest:ApiStyle {{apiStyle}} --Forwarding:ClientStrategy {{clientStrategy}}
-            environmentVariables:
-              DOTNET_GCgen0size: '{{gcGen0Size}}'
-              DOTNET_GCRegionSize: '{{gcRegionSize}}'
-              DOTNET_SYSTEM_BUFFERS_SHAREDARRAYPOOL_MAXARRAYSPERPARTITION: '{{arrayPoolArraysPerCore}}'
-              DOTNET_gcConcurrent: '{{gcConcurrent}}'
-              DOTNET_TieredPGO: '{{tieredPgo}}'
-              Memory__ReleaseStartupPagesAfterSeconds: '{{releaseStartupPagesAfterSeconds}}'
-            readyStateText: Application started.
-
+    private const string Jobs = """
           go-backend:
             sources:
               app:
@@ -441,7 +422,7 @@ internal static class CrankConfig
                 localFolder: ../artifacts/crank/go
                 destinationFolder: ''
             executable: ingest-go-fasthttp
-            arguments: -listen {{serverAddress}}:{{serverPort}} -backends http://{{backendAddress}}:{{backendPort}}
+            arguments: -listen {{serverAddress}}:{{serverPort}} -backends http://{{backendAddress}}:{{backendPort}} -client {{goClient}}
             readyStateText: Application started.
 
           nginx-proxy:

@@ -97,6 +97,14 @@ internal static partial class CrankValidator
                     {
                         problems.AddRange(CheckTemplate(template, variables).Select(p => $"{where}: {p}"));
                     }
+
+                    // A setting the scenario gives a job that none of the job's templates reads would leave the service
+                    // on its default while the lab runs it with the setting: the same name, another benchmark.
+                    var used = Used(Templates(job), variables);
+                    foreach (var name in Scalars(Child(service, "variables")).Keys.Where(name => !used.Contains(name)))
+                    {
+                        problems.Add($"{where}: sets '{name}', which job '{jobName}' never reads");
+                    }
                 }
             }
         }
@@ -203,6 +211,26 @@ internal static partial class CrankValidator
                 }
             }
         }
+    }
+
+    /// <summary>The variables the templates read, directly or through the values of the variables they read.</summary>
+    private static HashSet<string> Used(IEnumerable<string> templates, Dictionary<string, string> variables)
+    {
+        var used = new HashSet<string>(StringComparer.Ordinal);
+        var pending = new Queue<string>(templates);
+        while (pending.Count > 0)
+        {
+            var template = pending.Dequeue();
+            foreach (var name in Variable().Matches(template).Concat(IfVariable().Matches(template)).Select(m => m.Groups[1].Value))
+            {
+                if (used.Add(name) && variables.TryGetValue(name, out var value))
+                {
+                    pending.Enqueue(value);
+                }
+            }
+        }
+
+        return used;
     }
 
     private static IEnumerable<string> Templates(YamlMappingNode job)

@@ -28,6 +28,12 @@ internal sealed class Artifacts(RepositoryLayout layout, Publisher publisher, Te
                 return (null, [], noPackage);
             }
 
+            if (spec.Trimmed)
+            {
+                var trimmed = await publisher.PublishAsync(project, cancellationToken, "PublishTrimmed=true", "RuntimeIdentifier=linux-x64", "SelfContained=true");
+                return (Path.ChangeExtension(trimmed, null), [], null);
+            }
+
             if (!spec.NativeAot)
             {
                 return ("dotnet", [await publisher.PublishAsync(project, cancellationToken)], null);
