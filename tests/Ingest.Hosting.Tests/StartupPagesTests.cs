@@ -4,7 +4,7 @@ using Ingest.Testing;
 namespace Ingest.Hosting.Tests;
 
 /// <summary>
-/// Memory:ReleaseStartupPagesAfterSeconds on a real service: it pages out its program file's read-only mappings once,
+/// Memory:ReleaseStartupPagesAfterSeconds on a real service: it pages out its program's files' read-only mappings once,
 /// when the delay has passed, says what it released, and goes on serving (a page it touches again faults back in).
 /// How much a Native AOT service gives back is measured in the lab (docs/results.md#code-laid-out-by-a-trace).
 /// </summary>
@@ -51,11 +51,12 @@ public sealed class StartupPagesTests
     {
         var (mappings, bytes, refused) = StartupPages.Release();
 
-        // This test host's program is the dotnet host: its code and read-only data are at least two mappings.
-        Assert.True(mappings >= 2, $"{mappings} mappings");
+        // This test host's program is the dotnet host, whose folder holds the shared runtime: the host's and the runtime's
+        // code and read-only data, and the framework's assemblies, are dozens of mappings.
+        Assert.True(mappings >= 20, $"{mappings} mappings");
         Assert.True(bytes > 0);
         Assert.Equal(0, refused);
     }
 
-    private static bool Released(string message) => message.StartsWith("Released the start-up pages of the program file", StringComparison.Ordinal);
+    private static bool Released(string message) => message.StartsWith("Released the start-up pages of the program's files", StringComparison.Ordinal);
 }

@@ -8,8 +8,10 @@ namespace Ingest.Hosting.Internal;
 
 /// <summary>
 /// <see cref="MemoryOptions.ReleaseStartupPagesAfterSeconds"/>: once the service has served for that long, asks the
-/// kernel to reclaim every page of its program file it has mapped read-only. The kernel reclaims a page only when it is
-/// clean and this process alone maps it, so the call can drop nothing the process wrote; a page the service touches
+/// kernel to reclaim every page it has mapped read-only of its program's files: the executable and what lies in its
+/// folder (a Native AOT build's single file; a self-contained build's runtime and assemblies; for the dotnet host, the
+/// shared runtime). The kernel reclaims a page only when it is clean and this process alone maps it, so the call can
+/// drop nothing the process wrote, nor a page another service on the machine maps too; a page the service touches
 /// again faults back in.
 /// </summary>
 internal sealed partial class StartupPages(
@@ -48,7 +50,8 @@ internal sealed partial class StartupPages(
         LogReleased(logger, mappings, bytes / 1048576.0, before, after, refused);
     }
 
-    /// <summary>Pages out the executable's read-only mappings; how many, how large, and how many the kernel refused.</summary>
+    /// <summary>Pages out the read-only mappings of files in the executable's folder; how many, how large, and how many
+    /// the kernel refused.</summary>
     internal static (int Mappings, long Bytes, int Refused) Release()
     {
         var program = Environment.ProcessPath is { } path ? Path.GetFullPath(path) : null;
@@ -57,13 +60,14 @@ internal sealed partial class StartupPages(
             return (0, 0, 0);
         }
 
+        var folder = Path.GetDirectoryName(program) + "/";
         int mappings = 0, refused = 0;
         long bytes = 0;
         foreach (var line in File.ReadLines("/proc/self/maps"))
         {
             // start-end perms offset dev inode path
             var fields = line.Split(' ', 6, StringSplitOptions.RemoveEmptyEntries);
-            if (fields.Length < 6 || fields[1][1] == 'w' || fields[5].Trim() != program)
+            if (fields.Length < 6 || fields[1][1] == 'w' || !fields[5].Trim().StartsWith(folder, StringComparison.Ordinal))
             {
                 continue;
             }
@@ -91,6 +95,6 @@ internal sealed partial class StartupPages(
     [DllImport("libc", EntryPoint = "madvise")]
     private static extern int Advise(nint address, nuint length, int advice);
 
-    [LoggerMessage(Level = LogLevel.Information, Message = "Released the start-up pages of the program file ({Mappings} read-only mappings, {Megabytes:0.0} MB mapped): resident {Before:0.0} -> {After:0.0} MB; the kernel refused {Refused}")]
+    [LoggerMessage(Level = LogLevel.Information, Message = "Released the start-up pages of the program's files ({Mappings} read-only mappings, {Megabytes:0.0} MB mapped): resident {Before:0.0} -> {After:0.0} MB; the kernel refused {Refused}")]
     private static partial void LogReleased(ILogger logger, int mappings, double megabytes, double before, double after, int refused);
 }
