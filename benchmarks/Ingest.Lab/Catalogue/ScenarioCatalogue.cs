@@ -324,7 +324,6 @@ internal static class ScenarioCatalogue
         // framework code it can reach, as IL the JIT compiles as it goes (no ReadyToRun code: start-up is slower, tier 1
         // with dynamic PGO replaces what runs either way). Both services alike, as every row of this set.
         yield return Flow("aot", "minimal-jit-trimmed-direct", "Minimal API on the JIT, published trimmed (self-contained), IoUring inline, own HTTP/1.1 client", DotNetFrontEnd(direct) with { Trimmed = true }, load, backEnd: DotNetBackEnd(IoUringInline) with { Trimmed = true });
-        yield return Flow("aot", "minimal-jit-trimmed-lean-direct", "Minimal API on the JIT, published trimmed (self-contained), the lean profile, IoUring inline, own HTTP/1.1 client", DotNetFrontEnd(direct).WithEnvironment(Lean) with { Trimmed = true }, load, backEnd: DotNetBackEnd(IoUringInline).WithEnvironment(Lean) with { Trimmed = true });
 
         // And half the budget there (4 MB): at 3.4 KB allocated a request instead of 7.6 KB, the fast path collects a 4 MB
         // budget about as often as the default path collects 8 MB — memory for nothing, or for how much throughput?
@@ -333,6 +332,11 @@ internal static class ScenarioCatalogue
         // The same, profile-guided: the lab's training gives the build the workload's profile and lays its code out by a
         // trace of it (Running/ProfileTraining), so the front-end maps the pages of code it runs and few others.
         yield return Flow("aot", "minimal-aot-pgo-lean-direct-gen0-4mb", "Minimal API, Native AOT with a profile and code layout of this workload, the lean profile with a 4 MB gen0 budget, IoUring inline, own HTTP/1.1 client", DotNetFrontEnd(direct).WithEnvironment(leanGen0Budget4Mb) with { NativeAot = true, ProfileGuided = true }, load, aot: true, backEnd: DotNetBackEnd(IoUringInline).WithEnvironment(leanGen0Budget4Mb) with { NativeAot = true, ProfileGuided = true });
+
+        // The trimmed JIT build (above) with the lean profile and either budget, as the Native AOT rows: its start-up page
+        // release covers the runtime and assemblies the build carries in its own folder.
+        yield return Flow("aot", "minimal-jit-trimmed-lean-direct", "Minimal API on the JIT, published trimmed (self-contained), the lean profile, IoUring inline, own HTTP/1.1 client", DotNetFrontEnd(direct).WithEnvironment(Lean) with { Trimmed = true }, load, backEnd: DotNetBackEnd(IoUringInline).WithEnvironment(Lean) with { Trimmed = true });
+        yield return Flow("aot", "minimal-jit-trimmed-lean-direct-gen0-4mb", "Minimal API on the JIT, published trimmed (self-contained), the lean profile with a 4 MB gen0 budget, IoUring inline, own HTTP/1.1 client", DotNetFrontEnd(direct).WithEnvironment(leanGen0Budget4Mb) with { Trimmed = true }, load, backEnd: DotNetBackEnd(IoUringInline).WithEnvironment(leanGen0Budget4Mb) with { Trimmed = true });
     }
 
     private static IEnumerable<Scenario> Proxy()
