@@ -63,7 +63,12 @@ try
                 return Usage([$"soak: --against takes 'none' or a comma-separated list of {string.Join(", ", SoakCommand.GoStacks.Keys)}."]);
             }
 
-            return await new SoakCommand(layout, Console.Out).RunAsync(minutes, percent, against, rest.Contains("--lean"), rest.Contains("--aot"), stop.Token);
+            if (rest.Contains("--aot") && rest.Contains("--trimmed"))
+            {
+                return Usage(["soak: --aot and --trimmed are two builds; give one."]);
+            }
+
+            return await new SoakCommand(layout, Console.Out).RunAsync(minutes, percent, against, rest.Contains("--lean"), rest.Contains("--aot"), rest.Contains("--trimmed"), stop.Token);
         case "crank":
             var config = Path.Combine(layout.Root, "crank", Ingest.Lab.Crank.CrankConfig.FileName);
             if (rest is not ["--check"])
@@ -129,10 +134,11 @@ static int Usage(IEnumerable<string> problems)
                Ingest.Lab list                  the scenario sets and their scenarios
                Ingest.Lab compare <runA> <runB> ratios B/A per scenario, marked where beyond the noise
                Ingest.Lab report <run>          rewrite summary.md and report.html from a run's results.json
-               Ingest.Lab soak [--minutes 10] [--rate-percent 70] [--against go-nethttp,go-fasthttp|none] [--lean] [--aot]
+               Ingest.Lab soak [--minutes 10] [--rate-percent 70] [--against go-nethttp,go-fasthttp|none] [--lean] [--aot|--trimmed]
                                                 a long bounded run: memory, threads, handles, errors, loss, latency
                                                 percentiles and a per-second probe; then the same soak of each Go stack
-                                                --lean: the .NET services with the lean profile (docs/configuration.md#lean-profile); --aot: both Native AOT
+                                                --lean: the .NET services with the lean profile (docs/configuration.md#lean-profile); --aot: both Native AOT;
+                                                --trimmed: both published trimmed, on the JIT (docs/configuration.md#trimmed-jit-build)
                Ingest.Lab crank [--check]       regenerate crank/ingest.benchmarks.yml from the catalogue (--check: only validate)
                Ingest.Lab payloads <folder>     write the load payloads (classic.json, batch100.json, batch100.ndjson)
                Ingest.Lab demo                  the flow at a glance: a burst of the classic payload

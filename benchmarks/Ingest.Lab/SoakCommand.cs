@@ -36,8 +36,9 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
     private static readonly JsonSerializerOptions Indented = new() { WriteIndented = true, PropertyNamingPolicy = JsonNamingPolicy.CamelCase };
 
     /// <summary>Soaks the .NET flow (with the lean profile when <paramref name="lean"/>, both services Native AOT when
-    /// <paramref name="aot"/>), then each of <paramref name="against"/> at the same rate; 0 when every soak held.</summary>
-    public async Task<int> RunAsync(double minutes, double ratePercent, IReadOnlyList<string> against, bool lean, bool aot, CancellationToken cancellationToken)
+    /// <paramref name="aot"/>, both published trimmed on the JIT when <paramref name="trimmed"/>), then each of
+    /// <paramref name="against"/> at the same rate; 0 when every soak held.</summary>
+    public async Task<int> RunAsync(double minutes, double ratePercent, IReadOnlyList<string> against, bool lean, bool aot, bool trimmed, CancellationToken cancellationToken)
     {
         var machine = await MachineInfo.ReadAsync(cancellationToken);
         var folder = Path.Combine(layout.Results, DateTimeOffset.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture) + "-soak");
@@ -57,6 +58,12 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
         {
             dotNet = dotNet with { FrontEnd = dotNet.FrontEnd with { NativeAot = true }, BackEnd = dotNet.BackEnd! with { NativeAot = true } };
             output.WriteLine("Soak of Native AOT builds of both services");
+        }
+
+        if (trimmed)
+        {
+            dotNet = dotNet with { FrontEnd = dotNet.FrontEnd with { Trimmed = true }, BackEnd = dotNet.BackEnd! with { Trimmed = true } };
+            output.WriteLine("Soak of trimmed, self-contained JIT builds of both services");
         }
 
         var stacks = new List<(string Name, Scenario Scenario)> { (DotNetStack, dotNet) };
