@@ -100,7 +100,7 @@ internal static partial class CrankValidator
 
                     // A setting the scenario gives a job that none of the job's templates reads would leave the service
                     // on its default while the lab runs it with the setting: the same name, another benchmark.
-                    var used = Used(Templates(job), variables);
+                    var used = Read(Templates(job), variables, ifTags: true);
                     foreach (var name in Scalars(Child(service, "variables")).Keys.Where(name => !used.Contains(name)))
                     {
                         problems.Add($"{where}: sets '{name}', which job '{jobName}' never reads");
@@ -181,56 +181,40 @@ internal static partial class CrankValidator
             yield return $"unbalanced {{% if %}} / {{% endif %}} in '{template}'";
         }
 
-        var pending = new Queue<string>([template]);
-        var seen = new HashSet<string>(StringComparer.Ordinal);
-        while (pending.Count > 0)
+        foreach (var name in Read([template], variables, ifTags: false).Where(name => !variables.ContainsKey(name)))
         {
-            foreach (Match match in Variable().Matches(pending.Dequeue()))
-            {
-                var name = match.Groups[1].Value;
-                if (!seen.Add(name))
-                {
-                    continue;
-                }
+            yield return $"variable '{name}' is not defined";
+        }
 
-                if (variables.TryGetValue(name, out var value))
-                {
-                    pending.Enqueue(value);
-                }
-                else
-                {
-                    yield return $"variable '{name}' is not defined";
-                }
-            }
-
-            foreach (Match match in IfVariable().Matches(template))
+        foreach (Match match in IfVariable().Matches(template))
+        {
+            if (!variables.ContainsKey(match.Groups[1].Value))
             {
-                if (!variables.ContainsKey(match.Groups[1].Value))
-                {
-                    yield return $"variable '{match.Groups[1].Value}' in an if tag is not defined";
-                }
+                yield return $"variable '{match.Groups[1].Value}' in an if tag is not defined";
             }
         }
     }
 
-    /// <summary>The variables the templates read, directly or through the values of the variables they read.</summary>
-    private static HashSet<string> Used(IEnumerable<string> templates, Dictionary<string, string> variables)
+    /// <summary>The variables the templates read, directly or through the values of the variables they read (with
+    /// <paramref name="ifTags"/>, also those their if tags test).</summary>
+    private static HashSet<string> Read(IEnumerable<string> templates, Dictionary<string, string> variables, bool ifTags)
     {
-        var used = new HashSet<string>(StringComparer.Ordinal);
+        var read = new HashSet<string>(StringComparer.Ordinal);
         var pending = new Queue<string>(templates);
         while (pending.Count > 0)
         {
             var template = pending.Dequeue();
-            foreach (var name in Variable().Matches(template).Concat(IfVariable().Matches(template)).Select(m => m.Groups[1].Value))
+            var matches = ifTags ? Variable().Matches(template).Concat(IfVariable().Matches(template)) : Variable().Matches(template);
+            foreach (var name in matches.Select(m => m.Groups[1].Value))
             {
-                if (used.Add(name) && variables.TryGetValue(name, out var value))
+                if (read.Add(name) && variables.TryGetValue(name, out var value))
                 {
                     pending.Enqueue(value);
                 }
             }
         }
 
-        return used;
+        return read;
     }
 
     private static IEnumerable<string> Templates(YamlMappingNode job)
