@@ -8,9 +8,10 @@ namespace Ingest.Lab;
 
 /// <summary>
 /// <c>run</c>: every scenario of the chosen sets, one after another, each with its own processes; results
-/// written after every scenario, so an interrupted run keeps what it measured.
+/// written after every scenario, so an interrupted run keeps what it measured. The programs are published by
+/// <paramref name="publisher"/> when one is given (the tests share one across runs), else once for this run.
 /// </summary>
-internal sealed class RunCommand(RepositoryLayout layout, TextWriter output)
+internal sealed class RunCommand(RepositoryLayout layout, TextWriter output, Publisher? publisher = null)
 {
     public async Task<int> RunAsync(LabOptions options, string commandLine, CancellationToken cancellationToken)
     {
@@ -56,8 +57,7 @@ internal sealed class RunCommand(RepositoryLayout layout, TextWriter output)
         var pinning = Pinning.For(options.Pin, machine.Cores);
         output.WriteLine($"  {machine.CpuModel}, {machine.Cores} cores; {pinning.Describe()}");
 
-        var publisher = new Publisher(layout, output);
-        var artifacts = new Artifacts(layout, publisher, output);
+        var artifacts = new Artifacts(layout, publisher ?? new Publisher(layout, output), output);
         var loadGenerator = new LoadGenDriver(artifacts.LoadGeneratorAsync);
         ILoadDriver? wrk = null;
         if (options.Wrk)

@@ -24,7 +24,7 @@ public sealed class LabScenarioTests(LabFixture lab)
     public async Task ASmokeRunWritesAllThreeResultFilesWithRealContent()
     {
         var folder = Path.Combine(lab.Output, "smoke");
-        var exit = await new RunCommand(lab.Layout, TextWriter.Null).RunAsync(
+        var exit = await new RunCommand(lab.Layout, TextWriter.Null, lab.Publisher).RunAsync(
             Tiny with { Sets = ["smoke"], Output = folder }, "test", CancellationToken.None);
 
         Assert.Equal(0, exit);
@@ -60,7 +60,7 @@ public sealed class LabScenarioTests(LabFixture lab)
     {
         var folder = Path.Combine(lab.Output, "storage");
         var before = LabStoreDirectories();
-        var exit = await new RunCommand(lab.Layout, TextWriter.Null).RunAsync(
+        var exit = await new RunCommand(lab.Layout, TextWriter.Null, lab.Publisher).RunAsync(
             Tiny with { Sets = ["storage"], Output = folder, Repeats = 1, Warmup = TimeSpan.Zero, Requests = 200, Prometheus = true }, "test", CancellationToken.None);
 
         var run = Assert.Single(Directory.GetDirectories(folder));

@@ -17,7 +17,10 @@ internal sealed class Publisher(RepositoryLayout layout, TextWriter log)
         }
 
         var output = Path.Combine(layout.Artifacts, project + (properties.Length == 0 ? "" : "-" + string.Join("-", properties.Select(FolderPart))));
-        var arguments = new List<string> { "publish", layout.Project(project), "-c", "Release", "-o", output, "--nologo", "-v", "quiet" };
+        // Without the analyzers: they only report, so the code is the same, and a Native AOT or trimmed publish compiles every
+        // project again for its runtime (a build of the solution has already run them on the same sources). Source
+        // generators still run. Saves about a quarter of each such compile.
+        var arguments = new List<string> { "publish", layout.Project(project), "-c", "Release", "-o", output, "--nologo", "-v", "quiet", "-p:RunAnalyzers=false" };
         foreach (var property in properties)
         {
             arguments.Add("-p:" + property);
