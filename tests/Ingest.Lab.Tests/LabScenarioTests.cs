@@ -61,7 +61,7 @@ public sealed class LabScenarioTests(LabFixture lab)
         var folder = Path.Combine(lab.Output, "storage");
         var before = LabStoreDirectories();
         var exit = await new RunCommand(lab.Layout, TextWriter.Null, lab.Publisher).RunAsync(
-            Tiny with { Sets = ["storage"], Output = folder, Repeats = 1, Warmup = TimeSpan.Zero, Requests = 200, Prometheus = true }, "test", CancellationToken.None);
+            Tiny with { Sets = [LabSmokeTests.StorageSet], Output = folder, Repeats = 1, Warmup = TimeSpan.Zero, Requests = 200, Prometheus = true }, "test", CancellationToken.None);
 
         var run = Assert.Single(Directory.GetDirectories(folder));
         var results = JsonNode.Parse(await File.ReadAllTextAsync(Path.Combine(run, ResultFiles.ResultsJson)))!;
@@ -74,6 +74,14 @@ public sealed class LabScenarioTests(LabFixture lab)
             Assert.Equal(200, (long)scenario["runs"]![0]!["successful"]!);
             Assert.Equal(200, (long)scenario["loss"]!["acknowledged"]!);
             Assert.Equal(200, (long)scenario["loss"]!["persisted"]!);
+            // As the smoke test checks of every other set: both .NET services' runtime counters were read around the run.
+            foreach (var service in new[] { "front-end", "back-end" })
+            {
+                var gc = scenario["runs"]![0]!["processes"]![service]!["gc"]!;
+                Assert.True((double)gc["allocatedBytesPerRequest"]! > 0, $"{scenario["name"]}: the {service} allocated nothing by its counters");
+                Assert.InRange((double)gc["pauseShare"]!, 0, 0.999);
+            }
+
             // Prometheus scraped both services (the figures of a run this short are rough, so only their presence).
             Assert.NotNull(scenario["prometheus"]!["front-end"]);
             Assert.NotNull(scenario["prometheus"]!["back-end"]);
