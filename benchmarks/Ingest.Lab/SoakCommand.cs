@@ -50,19 +50,19 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
         var dotNet = ScenarioCatalogue.InSet("smoke")[0] with { Load = new LoadSpec("/ingest/event", PayloadKind.Classic, 50) };
         if (lean)
         {
-            dotNet = dotNet with { FrontEnd = dotNet.FrontEnd.WithEnvironment(ScenarioCatalogue.Lean), BackEnd = dotNet.BackEnd!.WithEnvironment(ScenarioCatalogue.Lean) };
+            dotNet = EachService(dotNet, spec => spec.WithEnvironment(ScenarioCatalogue.Lean));
             output.WriteLine("Soak of the lean profile: " + string.Join(" ", ScenarioCatalogue.Lean.Select(e => $"{e.Key}={e.Value}")));
         }
 
         if (aot)
         {
-            dotNet = dotNet with { FrontEnd = dotNet.FrontEnd with { NativeAot = true }, BackEnd = dotNet.BackEnd! with { NativeAot = true } };
+            dotNet = EachService(dotNet, spec => spec with { NativeAot = true });
             output.WriteLine("Soak of Native AOT builds of both services");
         }
 
         if (trimmed)
         {
-            dotNet = dotNet with { FrontEnd = dotNet.FrontEnd with { Trimmed = true }, BackEnd = dotNet.BackEnd! with { Trimmed = true } };
+            dotNet = EachService(dotNet, spec => spec with { Trimmed = true });
             output.WriteLine("Soak of trimmed, self-contained JIT builds of both services");
         }
 
@@ -170,12 +170,12 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
     }
 
     /// <summary>Go's runtime writes a line per collection under GODEBUG=gctrace=1: the probe's source for Go's pauses.</summary>
-    private static Scenario WithGoGcTrace(Scenario scenario)
-    {
-        static ServiceSpec Traced(ServiceSpec spec) =>
-            spec.Implementation == Implementation.DotNet ? spec : spec.WithEnvironment((GoGcTrace.Variable, GoGcTrace.Value));
-        return scenario with { FrontEnd = Traced(scenario.FrontEnd), BackEnd = scenario.BackEnd is { } b ? Traced(b) : null };
-    }
+    private static Scenario WithGoGcTrace(Scenario scenario) =>
+        EachService(scenario, spec => spec.Implementation == Implementation.DotNet ? spec : spec.WithEnvironment((GoGcTrace.Variable, GoGcTrace.Value)));
+
+    /// <summary>The scenario with <paramref name="change"/> made to its front-end and to its back-end, if it has one.</summary>
+    private static Scenario EachService(Scenario scenario, Func<ServiceSpec, ServiceSpec> change) =>
+        scenario with { FrontEnd = change(scenario.FrontEnd), BackEnd = scenario.BackEnd is { } backEnd ? change(backEnd) : null };
 
     /// <summary>The load generator's own figures for each probed second (its timeline starts with the measured phase,
     /// within the fraction of a second the process takes to start after the probe's clock).</summary>
