@@ -93,6 +93,13 @@ try
             }
 
             return 0;
+        case "train":
+            if (!TryNumber(rest, "--training", 20, out var trainingSeconds) || trainingSeconds <= 0)
+            {
+                return Usage(["train: --training takes a number of seconds above 0."]);
+            }
+
+            return await new TrainCommand(layout, Console.Out).RunAsync(TimeSpan.FromSeconds(trainingSeconds), stop.Token);
         case "demo":
             return await new Demo(layout, Console.Out).RunAsync(stop.Token);
         default:
@@ -140,6 +147,8 @@ static int Usage(IEnumerable<string> problems)
                                                 --lean: the .NET services with the lean profile (docs/configuration.md#lean-profile); --aot: both Native AOT;
                                                 --trimmed: both published trimmed, on the JIT (docs/configuration.md#trimmed-jit-build)
                Ingest.Lab crank [--check]       regenerate crank/ingest.benchmarks.yml from the catalogue (--check: only validate)
+               Ingest.Lab train [--training 20] the profiles the services ship for their Native AOT builds (src/*/aot-profile):
+                                                the aot set's profile-guided scenarios trained on the JIT, as their rows are
                Ingest.Lab payloads <folder>     write the load payloads (classic.json, batch100.json, batch100.ndjson)
                Ingest.Lab demo                  the flow at a glance: a burst of the classic payload
         """);

@@ -1,10 +1,16 @@
+using System.Diagnostics;
+using System.Text.Json;
+using Ingest.Lab.Running;
+
 namespace Ingest.Lab.Tests;
 
 /// <summary>
 /// The Native AOT services are compiled with the framework's profile data (Directory.Build.targets): the compiler's
 /// response file, as the lab's own Native AOT publish wrote it, names a .mibc file from the runtime pack that exists.
 /// Without it the build still succeeds, only slower code comes out (docs/results.md#static-profile-data), so this is
-/// where a runtime pack without the file, or a target that no longer runs before the compiler, shows.
+/// where a runtime pack without the file, or a target that no longer runs before the compiler, shows. And each service
+/// ships profiles of its own per-request path (aot-profile/, the lab's <c>train</c> command): every Native AOT publish
+/// is given them unless told otherwise, and they must still describe the code as it is.
 /// </summary>
 [Collection(LabProcesses.Name)]
 public sealed class NativeAotProfileDataTests(LabFixture lab)
@@ -32,5 +38,72 @@ public sealed class NativeAotProfileDataTests(LabFixture lab)
         Assert.EndsWith(".mibc", profile, StringComparison.Ordinal);
         Assert.Contains("microsoft.netcore.app.runtime.linux-x64", profile, StringComparison.OrdinalIgnoreCase);
         Assert.True(new FileInfo(profile).Length > 0, profile + " is empty or missing");
+    }
+
+    [Theory]
+    [MemberData(nameof(Services))]
+    public async Task EveryNativeAotPublishIsGivenEachProfileItsServiceShips(string project)
+    {
+        var shipped = Directory.GetFiles(Path.Combine(lab.Layout.Root, "src", project, TrainCommand.Folder), "*.mibc").Order(StringComparer.Ordinal).ToList();
+        Assert.Equal(TrainCommand.Trainings.Select(t => t.Name + ".mibc").Order(StringComparer.Ordinal), shipped.Select(Path.GetFileName));
+        Assert.All(shipped, file => Assert.True(new FileInfo(file).Length > 10_000, file + " is too small to be a trained profile"));
+
+        Assert.Equal(shipped, await ProfilesGivenAsync(project));
+    }
+
+    [Theory]
+    [MemberData(nameof(Services))]
+    public async Task AProfileGivenByNameReplacesTheShippedOnesAndTheSwitchLeavesThemOut(string project)
+    {
+        var trained = Path.Combine(lab.Output, project + ".trained.mibc");
+        File.WriteAllBytes(trained, [0]);
+
+        Assert.Equal([trained], await ProfilesGivenAsync(project, "IngestAotProfile=" + trained));
+        Assert.Empty(await ProfilesGivenAsync(project, "IngestAotShippedProfile=false"));
+        // Not for a build that is not Native AOT: the JIT reads no .mibc.
+        Assert.Empty(await ProfilesGivenAsync(project, "PublishAot=false"));
+    }
+
+    [Theory]
+    [MemberData(nameof(Services))]
+    public async Task TheShippedProfilesStillDescribeTheServicesCode(string project)
+    {
+        // The lab's JIT publish: the Release IL the profiles were trained on, if the code has not changed since.
+        var dll = await lab.Publisher.PublishAsync(project, CancellationToken.None);
+        var role = project == "Ingest.FrontEnd" ? ServiceRole.FrontEnd : ServiceRole.BackEnd;
+
+        var manifests = TrainCommand.Check(lab.Layout, role, Path.GetDirectoryName(dll)!);
+
+        Assert.Equal(TrainCommand.Trainings.Count, manifests.Count);
+        Assert.All(manifests, manifest =>
+        {
+            Assert.True(manifest.Methods >= 20, $"{manifest.Manifest} names {manifest.Methods} methods: not a trained profile's");
+            // A method changed since training keeps a profile of its old IL (counts at the wrong offsets, for that method
+            // only); a few are tolerated, more mean the profiles should be trained again.
+            Assert.True(manifest.Unchanged >= 0.9 * manifest.Methods,
+                $"{Path.GetFileName(manifest.Manifest)}: {manifest.Methods - manifest.Unchanged} of its {manifest.Methods} methods changed since it was trained; " +
+                "train again with `dotnet run -c Release --project benchmarks/Ingest.Lab -- train` and commit src/*/aot-profile:\n  " + string.Join("\n  ", manifest.Changed));
+        });
+    }
+
+    // The .mibc files a Native AOT publish of the project would hand the compiler beside the framework's (the target
+    // that adds them, run alone: what it leaves in MibcFile is what the compiler's response file then names).
+    private async Task<List<string>> ProfilesGivenAsync(string project, params string[] properties)
+    {
+        string[] arguments =
+        [
+            "msbuild", lab.Layout.Project(project), "-nologo", "-t:IngestAotWorkloadProfile", "-getItem:MibcFile",
+            "-p:Configuration=Release", "-p:RuntimeIdentifier=linux-x64", "-p:PublishAot=true", .. properties.Select(p => "-p:" + p),
+        ];
+        using var process = Process.Start(new ProcessStartInfo("dotnet", arguments) { RedirectStandardOutput = true, RedirectStandardError = true })!;
+        var stdout = process.StandardOutput.ReadToEndAsync();
+        var stderr = process.StandardError.ReadToEndAsync();
+        await process.WaitForExitAsync();
+        Assert.True(process.ExitCode == 0, $"dotnet {string.Join(" ", arguments)}: {await stdout}{await stderr}");
+
+        using var json = JsonDocument.Parse(await stdout);
+        return json.RootElement.GetProperty("Items").TryGetProperty("MibcFile", out var items)
+            ? [.. items.EnumerateArray().Select(i => i.GetProperty("FullPath").GetString()!).Order(StringComparer.Ordinal)]
+            : [];
     }
 }

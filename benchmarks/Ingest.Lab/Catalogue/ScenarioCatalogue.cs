@@ -287,11 +287,13 @@ internal static class ScenarioCatalogue
         var load = new LoadSpec(IngestPath, PayloadKind.Classic, 50);
         yield return Flow("aot", "minimal-jit", "Minimal API on the JIT (tiered PGO)", DotNetFrontEnd(), load);
         yield return Flow("aot", "minimal-aot", "Minimal API, Native AOT (front-end and back-end)", DotNetFrontEnd() with { NativeAot = true }, load, aot: true);
+        // What the profiles the services ship buy (every Native AOT publish gets them): the same build without them.
+        yield return Flow("aot", "minimal-aot-no-profile", "Minimal API, Native AOT without the shipped profile of this workload", DotNetFrontEnd() with { NativeAot = true, ShippedProfile = false }, load, aot: true);
         // What dynamic PGO buys the JIT here: Native AOT has none, so this row is the JIT without it.
         yield return Flow("aot", "minimal-jit-no-pgo", "Minimal API on the JIT without dynamic PGO (DOTNET_TieredPGO=0)", DotNetFrontEnd().WithEnvironment(("DOTNET_TieredPGO", "0")), load);
         // Native AOT compiled with a profile of this workload: the lab trains the JIT build of the same scenario first
         // (Running/ProfileTraining), so the AOT code gets the block counts and likely classes dynamic PGO learns.
-        yield return Flow("aot", "minimal-aot-pgo", "Minimal API, Native AOT with a profile of this workload (trained on the JIT)", DotNetFrontEnd() with { NativeAot = true, ProfileGuided = true }, load, aot: true);
+        yield return Flow("aot", "minimal-aot-pgo", "Minimal API, Native AOT with a profile of this workload trained on its own load (on the JIT), code laid out by a trace", DotNetFrontEnd() with { NativeAot = true, ProfileGuided = true }, load, aot: true);
         yield return Flow("aot", "raw-jit", "Raw middleware on the JIT", DotNetFrontEnd(("Ingest:ApiStyle", "Raw")), load);
         yield return Flow("aot", "raw-aot", "Raw middleware, Native AOT", DotNetFrontEnd(("Ingest:ApiStyle", "Raw")) with { NativeAot = true }, load, aot: true);
 
@@ -300,6 +302,7 @@ internal static class ScenarioCatalogue
         (string Key, string Value)[] direct = [.. IoUringInline, ("Forwarding:ClientStrategy", "LoopDirect")];
         yield return Flow("aot", "minimal-jit-direct", "Minimal API on the JIT, IoUring inline, own HTTP/1.1 client", DotNetFrontEnd(direct), load, backEnd: DotNetBackEnd(IoUringInline));
         yield return Flow("aot", "minimal-aot-direct", "Minimal API, Native AOT, IoUring inline, own HTTP/1.1 client", DotNetFrontEnd(direct) with { NativeAot = true }, load, aot: true, backEnd: DotNetBackEnd(IoUringInline) with { NativeAot = true });
+        yield return Flow("aot", "minimal-aot-no-profile-direct", "Minimal API, Native AOT without the shipped profile, IoUring inline, own HTTP/1.1 client", DotNetFrontEnd(direct) with { NativeAot = true, ShippedProfile = false }, load, aot: true, backEnd: DotNetBackEnd(IoUringInline) with { NativeAot = true, ShippedProfile = false });
         yield return Flow("aot", "minimal-aot-pgo-direct", "Minimal API, Native AOT with a profile of this workload, IoUring inline, own HTTP/1.1 client", DotNetFrontEnd(direct) with { NativeAot = true, ProfileGuided = true }, load, aot: true, backEnd: DotNetBackEnd(IoUringInline) with { NativeAot = true, ProfileGuided = true });
 
         // The GC's gen0 budget (sized from the CPU cache by default) is most of what a front-end's heap grows by under
@@ -483,6 +486,7 @@ internal static class ScenarioCatalogue
             Environment = frontEnd.Environment,
             NativeAot = aot,
             ProfileGuided = frontEnd.ProfileGuided,
+            ShippedProfile = frontEnd.ShippedProfile,
         };
         return new Scenario(set, name, title) { FrontEnd = frontEnd, BackEnd = backEnd, Load = load };
     }

@@ -29,6 +29,14 @@ internal sealed record ServiceSpec(Implementation Implementation)
     /// </summary>
     public bool ProfileGuided { get; init; }
 
+    /// <summary>
+    /// Native AOT compiled with the profiles the service ships (aot-profile/*.mibc beside its project, made by the lab's
+    /// <c>train</c> command), as every Native AOT publish is by default; false publishes the build without any profile of
+    /// this workload (<c>-p:IngestAotShippedProfile=false</c>), to measure what the shipped one buys. A build-time switch
+    /// only: the service starts the same way either way.
+    /// </summary>
+    public bool ShippedProfile { get; init; } = true;
+
     /// <summary>The .mibc a training run made for this service; set by the lab before it publishes a profile-guided service.</summary>
     public string? Profile { get; init; }
 
@@ -68,7 +76,7 @@ internal sealed record ServiceSpec(Implementation Implementation)
 
     /// <summary>A short human description: "DotNet Ingest:ApiStyle=Mvc …".</summary>
     public string Describe() =>
-        string.Join(" ", new[] { Implementation.ToString() + (NativeAot ? ProfileGuided ? "(AOT+PGO)" : "(AOT)" : Trimmed ? "(trimmed)" : "") }
+        string.Join(" ", new[] { Implementation.ToString() + (NativeAot ? ProfileGuided ? "(AOT+PGO)" : ShippedProfile ? "(AOT)" : "(AOT, no profile)" : Trimmed ? "(trimmed)" : "") }
             .Concat(Settings.OrderBy(s => s.Key, StringComparer.Ordinal).Select(s => $"{s.Key}={s.Value}"))
             .Concat(Environment.OrderBy(s => s.Key, StringComparer.Ordinal).Select(s => $"{s.Key}={s.Value}")));
 }

@@ -70,9 +70,11 @@ internal static class CrankConfig
     /// the lab starts for it but a Crank agent would need as a job of its own, nor in the Red Hat head-to-head, whose
     /// transport needs a package Crank's publish is not given (its other rows are the transports set's), nor when a
     /// service is profile-guided Native AOT: its build needs a training run of the same scenario on the same machine first
-    /// (Running/ProfileTraining), which the lab does and crank/publish.sh, building once for every job, does not.</summary>
+    /// (Running/ProfileTraining), which the lab does and crank/publish.sh, building once for every job, does not; nor when
+    /// a Native AOT service is built without the profile it ships, which crank/publish.sh's one Native AOT build has.</summary>
     public static bool Covers(Scenario scenario) =>
-        scenario.Stores.Count == 0 && scenario.Set != ScenarioCatalogue.RedHatSet && !ProfileTraining.Needs(scenario);
+        scenario.Stores.Count == 0 && scenario.Set != ScenarioCatalogue.RedHatSet && !ProfileTraining.Needs(scenario)
+        && scenario.FrontEnd.ShippedProfile && scenario.BackEnd is not { ShippedProfile: false };
 
     public static string Generate(IReadOnlyList<Scenario> scenarios)
     {

@@ -52,6 +52,7 @@ internal sealed class Artifacts(RepositoryLayout layout, Publisher publisher, Te
                     "RuntimeIdentifier=linux-x64",
                     .. spec.Profile is { } profile ? ["IngestAotProfile=" + profile] : Array.Empty<string>(),
                     .. spec.Layout is { } layout ? ["IngestAotLayout=" + layout] : Array.Empty<string>(),
+                    .. spec.ShippedProfile ? Array.Empty<string>() : ["IngestAotShippedProfile=false"],
                 ];
                 var dll = await publisher.PublishAsync(project, cancellationToken, properties);
                 return (Path.ChangeExtension(dll, null), [], null);

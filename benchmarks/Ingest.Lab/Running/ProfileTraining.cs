@@ -39,10 +39,21 @@ internal sealed class ProfileTraining(Artifacts artifacts, ILoadDriver loadGener
 
     private async Task<Scenario> TrainAsync(Scenario scenario, Action<string> progress, CancellationToken cancellationToken)
     {
+        var (profiled, folder) = await ProfileAsync(scenario, progress, cancellationToken);
+        return await LayOutAsync(profiled, folder, progress, cancellationToken);
+    }
+
+    /// <summary>
+    /// The first half of a training: the scenario's JIT twin under its load, and each profile-guided service's data made
+    /// into a .mibc (<see cref="ServiceSpec.Profile"/>); no layout. Returns the folder that holds the runtime's text data
+    /// (<c>front-end.pgo.txt</c>, <c>back-end.pgo.txt</c>) beside the profiles. The lab's <c>train</c> command ships these.
+    /// </summary>
+    public async Task<(Scenario Profiled, string Folder)> ProfileAsync(Scenario scenario, Action<string> progress, CancellationToken cancellationToken)
+    {
         var folder = Path.Combine(runFolder, "training", scenario.Set, scenario.Name);
         Directory.CreateDirectory(folder);
-        var frontEndData = Path.Combine(folder, "front-end.pgo.txt");
-        var backEndData = Path.Combine(folder, "back-end.pgo.txt");
+        var frontEndData = Path.Combine(folder, TextData(ServiceRole.FrontEnd));
+        var backEndData = Path.Combine(folder, TextData(ServiceRole.BackEnd));
         var twin = scenario with
         {
             FrontEnd = Twin(scenario.FrontEnd, frontEndData),
@@ -55,13 +66,16 @@ internal sealed class ProfileTraining(Artifacts artifacts, ILoadDriver loadGener
         // Disposing the topology stopped the services with SIGTERM, and the runtime wrote its data as they exited.
         var profiled = scenario with
         {
-            FrontEnd = await ProfileAsync(scenario.FrontEnd, ServiceRole.FrontEnd, frontEndData, Path.Combine(folder, scenario.Name + ".front-end.mibc"), progress, cancellationToken),
+            FrontEnd = await ConvertAsync(scenario.FrontEnd, ServiceRole.FrontEnd, frontEndData, Path.Combine(folder, scenario.Name + ".front-end.mibc"), progress, cancellationToken),
             BackEnd = scenario.BackEnd is { } backEndToProfile
-                ? await ProfileAsync(backEndToProfile, ServiceRole.BackEnd, backEndData, Path.Combine(folder, scenario.Name + ".back-end.mibc"), progress, cancellationToken)
+                ? await ConvertAsync(backEndToProfile, ServiceRole.BackEnd, backEndData, Path.Combine(folder, scenario.Name + ".back-end.mibc"), progress, cancellationToken)
                 : null,
         };
-        return await LayOutAsync(profiled, folder, progress, cancellationToken);
+        return (profiled, folder);
     }
+
+    /// <summary>The file a training's JIT twin of <paramref name="role"/> wrote its instrumentation data to, in the training's folder.</summary>
+    public static string TextData(ServiceRole role) => role == ServiceRole.FrontEnd ? "front-end.pgo.txt" : "back-end.pgo.txt";
 
     // Starts the scenario's services, drives them with its load for the training time, stops them (SIGTERM). Bounded by
     // time only: a training is not a measurement, and a run's --requests (a smoke run's few hundred) would end it before
@@ -138,7 +152,7 @@ internal sealed class ProfileTraining(Artifacts artifacts, ILoadDriver loadGener
     private static ServiceSpec OnTheJit(ServiceSpec spec) => spec with { NativeAot = false, ProfileGuided = false };
 
     // The profile's file name is unique to the scenario and role: the profiled build's publish folder is named after it.
-    private async Task<ServiceSpec> ProfileAsync(ServiceSpec spec, ServiceRole role, string dataFile, string profile, Action<string> progress, CancellationToken cancellationToken)
+    private async Task<ServiceSpec> ConvertAsync(ServiceSpec spec, ServiceRole role, string dataFile, string profile, Action<string> progress, CancellationToken cancellationToken)
     {
         if (!spec.ProfileGuided)
         {
