@@ -39,7 +39,7 @@ internal sealed class TrainCommand(RepositoryLayout layout, TextWriter output)
     internal sealed record Staleness(string Manifest, int Methods, int Unchanged, IReadOnlyList<string> Changed);
 
     public static string ProfileFolder(RepositoryLayout layout, ServiceRole role) =>
-        Path.Combine(layout.Root, "src", Project(role), Folder);
+        Path.Combine(layout.Root, "src", role.Project(), Folder);
 
     public async Task<int> RunAsync(TimeSpan training, CancellationToken cancellationToken)
     {
@@ -79,6 +79,4 @@ internal sealed class TrainCommand(RepositoryLayout layout, TextWriter output)
             var result = ProfileManifest.Check(manifest, [assemblies, .. PgoCommand.SharedFrameworks(RuntimeEnvironment.GetRuntimeDirectory())]);
             return new Staleness(manifest, result.Records, result[Outcome.Resolved], [.. result.LeftOut.Select(l => $"{l.Method} ({l.Outcome})")]);
         })];
-
-    private static string Project(ServiceRole role) => role == ServiceRole.FrontEnd ? "Ingest.FrontEnd" : "Ingest.BackEnd";
 }

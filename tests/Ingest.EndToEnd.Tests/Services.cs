@@ -37,7 +37,7 @@ public sealed class Services : IDisposable
     /// <summary>Starts a service of <paramref name="role"/> on <paramref name="url"/> with settings, waits until it is ready.</summary>
     internal async Task<(ServiceProcess Process, Uri Url)> StartAsync(ServiceRole role, Uri url, params (string Key, string Value)[] settings)
     {
-        var project = role == ServiceRole.FrontEnd ? "Ingest.FrontEnd" : "Ingest.BackEnd";
+        var project = role.Project();
         var dll = await Publisher.PublishAsync(project, CancellationToken.None);
         var arguments = new List<string> { dll, "--urls", url.ToString().TrimEnd('/') };
         foreach (var (key, value) in settings)

@@ -72,7 +72,7 @@ public sealed class NativeAotProfileDataTests(LabFixture lab)
     {
         // The lab's JIT publish: the Release IL the profiles were trained on, if the code has not changed since.
         var dll = await lab.Publisher.PublishAsync(project, CancellationToken.None);
-        var role = project == "Ingest.FrontEnd" ? ServiceRole.FrontEnd : ServiceRole.BackEnd;
+        var role = Enum.GetValues<ServiceRole>().Single(r => r.Project() == project);
 
         var manifests = TrainCommand.Check(lab.Layout, role, Path.GetDirectoryName(dll)!);
 

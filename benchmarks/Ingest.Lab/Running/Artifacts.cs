@@ -22,7 +22,7 @@ internal sealed class Artifacts(RepositoryLayout layout, Publisher publisher, Te
     {
         if (spec.Implementation == Implementation.DotNet)
         {
-            var project = role == ServiceRole.FrontEnd ? "Ingest.FrontEnd" : "Ingest.BackEnd";
+            var project = role.Project();
             if (RedHatPackage.Needs(spec) && RedHatPackage.MissingReason is { } noPackage)
             {
                 return (null, [], noPackage);
