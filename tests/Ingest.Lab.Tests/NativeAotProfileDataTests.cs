@@ -46,7 +46,7 @@ public sealed class NativeAotProfileDataTests(LabFixture lab)
     {
         // Each is trained as a profile-guided scenario of the aot set (the train command runs it as that row's training).
         Assert.All(TrainCommand.Trainings, t => Assert.True(Catalogue.ScenarioCatalogue.InSet("aot").Single(s => s.Name == t.Scenario).FrontEnd.ProfileGuided, t.Scenario));
-        var shipped = Directory.GetFiles(Path.Combine(lab.Layout.Root, "src", project, TrainCommand.Folder), "*.mibc").Order(StringComparer.Ordinal).ToList();
+        var shipped = Directory.GetFiles(TrainCommand.ProfileFolder(lab.Layout, Role(project)), "*.mibc").Order(StringComparer.Ordinal).ToList();
         Assert.Equal(TrainCommand.Trainings.Select(t => t.Name + ".mibc").Order(StringComparer.Ordinal), shipped.Select(Path.GetFileName));
         Assert.All(shipped, file => Assert.True(new FileInfo(file).Length > 10_000, file + " is too small to be a trained profile"));
 
@@ -72,9 +72,7 @@ public sealed class NativeAotProfileDataTests(LabFixture lab)
     {
         // The lab's JIT publish: the Release IL the profiles were trained on, if the code has not changed since.
         var dll = await lab.Publisher.PublishAsync(project, CancellationToken.None);
-        var role = Enum.GetValues<ServiceRole>().Single(r => r.Project() == project);
-
-        var manifests = TrainCommand.Check(lab.Layout, role, Path.GetDirectoryName(dll)!);
+        var manifests = TrainCommand.Check(lab.Layout, Role(project), Path.GetDirectoryName(dll)!);
 
         Assert.Equal(TrainCommand.Trainings.Count, manifests.Count);
         Assert.All(manifests, manifest =>
@@ -87,6 +85,8 @@ public sealed class NativeAotProfileDataTests(LabFixture lab)
                 "train again with `dotnet run -c Release --project benchmarks/Ingest.Lab -- train` and commit src/*/aot-profile:\n  " + string.Join("\n  ", manifest.Changed));
         });
     }
+
+    private static ServiceRole Role(string project) => Enum.GetValues<ServiceRole>().Single(r => r.Project() == project);
 
     // The .mibc files a Native AOT publish of the project would hand the compiler beside the framework's (the target
     // that adds them, run alone: what it leaves in MibcFile is what the compiler's response file then names).
