@@ -56,24 +56,8 @@ public sealed class CrankNetnsTests
     private static async Task<bool> NamespaceExistsAsync() =>
         (await RunAsync("ip", "netns", "list")).Output.Split('\n').Any(line => line.Split(' ')[0] == AppNamespace);
 
-    private static async Task<(int Exit, string Output)> RunAsync(string file, params string[] arguments)
-    {
-        using var process = Process.Start(new ProcessStartInfo(file, arguments) { RedirectStandardOutput = true, RedirectStandardError = true })!;
-        var stdout = process.StandardOutput.ReadToEndAsync();
-        var stderr = process.StandardError.ReadToEndAsync();
-        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(30));
-        try
-        {
-            await process.WaitForExitAsync(timeout.Token);
-        }
-        catch (OperationCanceledException)
-        {
-            process.Kill(entireProcessTree: true);
-            throw;
-        }
-
-        return (process.ExitCode, await stdout + await stderr);
-    }
+    private static Task<(int Exit, string Output)> RunAsync(string file, params string[] arguments) =>
+        ChildProcess.RunAsync(new ProcessStartInfo(file, arguments), TimeSpan.FromSeconds(30));
 
     /// <summary>
     /// Skipped, with the reason in the test output, unless this is Linux, the test runs as root (network

@@ -168,7 +168,7 @@ public sealed class CrankRunTests(CrankRunTests.Published published, ITestOutput
 
     private static async Task<(int Exit, string Output)> RunAsync(string file, string[] arguments, TimeSpan timeout, Dictionary<string, string>? environment = null)
     {
-        var start = new ProcessStartInfo(file, arguments) { RedirectStandardOutput = true, RedirectStandardError = true, WorkingDirectory = Root };
+        var start = new ProcessStartInfo(file, arguments) { WorkingDirectory = Root };
         if (file == "crank")
         {
             start.FileName = Path.Combine(CrankTools.Folder!, "crank");
@@ -179,21 +179,7 @@ public sealed class CrankRunTests(CrankRunTests.Published published, ITestOutput
             start.Environment[key] = value;
         }
 
-        using var process = Process.Start(start)!;
-        var stdout = process.StandardOutput.ReadToEndAsync();
-        var stderr = process.StandardError.ReadToEndAsync();
-        using var cancel = new CancellationTokenSource(timeout);
-        try
-        {
-            await process.WaitForExitAsync(cancel.Token);
-        }
-        catch (OperationCanceledException)
-        {
-            process.Kill(entireProcessTree: true);
-            return (-1, $"timed out after {timeout}: {await stdout}{await stderr}");
-        }
-
-        return (process.ExitCode, await stdout + await stderr);
+        return await ChildProcess.RunAsync(start, timeout);
     }
 
     /// <summary>crank/publish.sh once for the class, and only when a test that needs Crank runs.</summary>

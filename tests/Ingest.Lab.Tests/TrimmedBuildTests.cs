@@ -26,34 +26,17 @@ public sealed class TrimmedBuildTests(LabFixture lab)
         Assert.False(File.Exists(Path.Combine(folder, "Newtonsoft.Json.dll")), "the trimmed build kept Newtonsoft.Json");
         Assert.False(File.Exists(Path.Combine(folder, "Microsoft.AspNetCore.Mvc.Core.dll")), "the trimmed build kept MVC");
 
-        var start = new ProcessStartInfo(file!)
-        {
-            ArgumentList =
+        var (exit, text) = await ChildProcess.RunAsync(
+            new ProcessStartInfo(file!)
             {
-                "--urls", "http://127.0.0.1:" + FreePorts.Next().ToString(CultureInfo.InvariantCulture),
-                "--Ingest:ApiStyle", "Mvc", "--Ingest:Serializer", "Newtonsoft",
+                ArgumentList =
+                {
+                    "--urls", "http://127.0.0.1:" + FreePorts.Next().ToString(CultureInfo.InvariantCulture),
+                    "--Ingest:ApiStyle", "Mvc", "--Ingest:Serializer", "Newtonsoft",
+                },
             },
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-        };
-        using var process = Process.Start(start)!;
-        var output = process.StandardOutput.ReadToEndAsync();
-        var error = process.StandardError.ReadToEndAsync();
-        using var deadline = new CancellationTokenSource(TimeSpan.FromSeconds(60));
-        try
-        {
-            await process.WaitForExitAsync(deadline.Token);
-        }
-        finally
-        {
-            if (!process.HasExited)
-            {
-                process.Kill(entireProcessTree: true);
-            }
-        }
-
-        var text = await output + await error;
-        Assert.NotEqual(0, process.ExitCode);
+            TimeSpan.FromSeconds(60));
+        Assert.NotEqual(0, exit);
         Assert.Contains("Ingest:ApiStyle = Mvc cannot run in this trimmed build", text, StringComparison.Ordinal);
         Assert.Contains("Ingest:Serializer = Newtonsoft needs reflection, which this trimmed build does not have", text, StringComparison.Ordinal);
     }
