@@ -2,24 +2,26 @@
 # Two builds of the back-end measured at the same time on the very same events: one JIT front-end lists both in
 # Forwarding:BackEnds, and the front-end sends every event to each back-end it lists. The host's drift (±20% CPU a
 # request within minutes on a shared VM) then falls on both alike, and their ratio keeps what the builds change.
-# Each round: the classic payload at 50 connections (CONNECTIONS=N for another count), 10 s of warm-up (WARMUP=s), then
-# both back-ends' CPU (utime + stime from /proc) over the same 14 s (MEASURE=s), as CPU µs a request, and B over A. Rounds alternate
-# which back-end the front-end lists (and starts) first; a round with a failed request is left out; the last line is
-# the median of B/A with its spread. Made for the inline path (IoUring or LinuxEpoll with the application inline, the
-# front-end's own client: a build against itself gives 0.95-1.00 on the reference VM); on the thread-pool path
-# (Sockets, HttpClient) each back-end's CPU a request swings with how often its threads sleep and wake at these rates
-# (the JIT against itself 0.87-1.01), so a ratio there says little about the builds.
+# Each round: the classic payload at 50 connections (CONNECTIONS=N for another count), 10 s of warm-up (WARMUP=s),
+# then both back-ends' CPU (utime + stime from /proc) over the same 14 s (MEASURE=s), as CPU µs a request, and B over
+# A. Rounds alternate which back-end the front-end lists (and starts) first; a round with a failed request, or with a
+# back-end that used no CPU (it got no events), is left out; the last line is the median of B/A with its spread.
+# Made for the inline path (IoUring or LinuxEpoll with the application inline, the front-end's own client: a build
+# against itself gives 0.95-1.00 on the reference VM); on the thread-pool path (Sockets, HttpClient) each back-end's
+# CPU a request swings with how often its threads sleep and wake at these rates (the JIT against itself 0.87-1.01), so
+# a ratio there says little about the builds.
 #   benchmarks/compare-back-ends.sh A B [rounds] [-- service arguments]
 #   A, B: jit | aot | trimmed (the lab's builds in artifacts/lab/) or a publish folder; A_ENV / B_ENV: VAR=value ...
-#   e.g.  benchmarks/compare-back-ends.sh jit aot 4 -- --Kestrel:Transport IoUring --Kestrel:IoUring:ApplicationSchedulingMode Inline --Forwarding:ClientStrategy LoopDirect
-#         B_ENV=DOTNET_TieredPGO=0 benchmarks/compare-back-ends.sh jit jit
+#   e.g.  benchmarks/compare-back-ends.sh jit aot 4 -- --Kestrel:Transport IoUring
+#           --Kestrel:IoUring:ApplicationSchedulingMode Inline --Forwarding:ClientStrategy LoopDirect
+#         B_ENV=DOTNET_TieredPGO=0 benchmarks/compare-back-ends.sh jit jit 4 -- <the same>
 #   (the service arguments go to the front-end and both back-ends; a back-end ignores the Forwarding keys)
 # Uses the services the lab published (run the lab first; `--set aot` for the Native AOT and trimmed builds).
 # Loopback only; every load is bounded (warm-up + measured + 1 s) and every process it starts is stopped when it ends.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 artifacts="$root/artifacts/lab"
-usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -ge 2 ] || usage
 a_build=$1 b_build=$2
 shift 2
@@ -106,11 +108,12 @@ import json, sys
 load = json.load(open(sys.argv[1]))
 a_ticks, b_ticks, hz, round_, seconds = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], int(sys.argv[6])
 rps, failed = load["requestsPerSecond"], load["requests"] - load["successfulResponses"]
-# Both back-ends persisted every acknowledged event: CPU µs a request over the seconds both were sampled.
+# Both back-ends took every acknowledged event: CPU µs a request over the seconds both were sampled.
 a_us, b_us = a_ticks / hz * 1e6 / (rps * seconds), b_ticks / hz * 1e6 / (rps * seconds)
-print(f"{b_us / a_us:.3f}" if failed == 0 else "failed")
+why = f"{failed} requests failed" if failed else "a back-end used no CPU" if min(a_us, b_us) == 0 else None
+print("failed" if why else f"{b_us / a_us:.3f}")
 print(f"  round {round_}: {rps:,.0f} requests/s; A {a_us:.1f} µs, B {b_us:.1f} µs a request; "
-      + (f"B/A {b_us / a_us:.3f}" if failed == 0 else f"{failed} requests failed: round left out"), file=sys.stderr)
+      + (f"{why}: round left out" if why else f"B/A {b_us / a_us:.3f}"), file=sys.stderr)
 EOF
     )
     [ "$ratio" = failed ] || ratios+=("$ratio")
