@@ -14,8 +14,9 @@ namespace Ingest.Lab.Tests;
 [Collection(LabProcesses.Name)]
 public sealed partial class CompareBackEndsScriptTests(LabFixture lab)
 {
+    // The fast path as the aot set's JIT row runs its front-end (IoUring inline, the front-end's own client).
     private static readonly string[] FastPath =
-        ["--Kestrel:Transport", "IoUring", "--Kestrel:IoUring:ApplicationSchedulingMode", "Inline", "--Forwarding:ClientStrategy", "LoopDirect"];
+        [.. ScenarioCatalogue.InSet("aot").Single(s => s.Name == "minimal-jit-direct").FrontEnd.Settings.SelectMany(s => new[] { "--" + s.Key, s.Value })];
 
     [Fact]
     public async Task BothBackEndsServeEveryEventAndTheRatioIsPrinted()
