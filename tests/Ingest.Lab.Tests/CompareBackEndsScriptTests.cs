@@ -16,7 +16,7 @@ public sealed partial class CompareBackEndsScriptTests(LabFixture lab)
 {
     // The fast path as the aot set's JIT row runs its front-end (IoUring inline, the front-end's own client).
     private static readonly string[] FastPath =
-        [.. ScenarioCatalogue.InSet("aot").Single(s => s.Name == "minimal-jit-direct").FrontEnd.Settings.SelectMany(s => new[] { "--" + s.Key, s.Value })];
+        [.. ScenarioCatalogue.InSet("aot").Single(s => s.Name == "minimal-jit-direct").FrontEnd.SettingArguments];
 
     [Fact]
     public async Task BothBackEndsServeEveryEventAndTheRatioIsPrinted()

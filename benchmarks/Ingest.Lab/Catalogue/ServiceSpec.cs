@@ -46,6 +46,9 @@ internal sealed record ServiceSpec(Implementation Implementation)
     /// </summary>
     public string? Layout { get; init; }
 
+    /// <summary>A .NET service's settings as its command line takes them: <c>--Key value</c> for each.</summary>
+    public IEnumerable<string> SettingArguments => Settings.SelectMany(s => new[] { "--" + s.Key, s.Value });
+
     public static ServiceSpec DotNet(params (string Key, string Value)[] settings) =>
         new(Implementation.DotNet) { Settings = settings.ToDictionary(s => s.Key, s => s.Value) };
 

@@ -134,10 +134,7 @@ internal sealed class Topology : IAsyncDisposable
                 arguments.AddRange(["--Forwarding:BackEnds:0", backEnd.ToString().TrimEnd('/')]);
             }
 
-            foreach (var (key, value) in spec.Settings)
-            {
-                arguments.AddRange([$"--{key}", value]);
-            }
+            arguments.AddRange(spec.SettingArguments);
         }
         else
         {
