@@ -97,13 +97,10 @@ public sealed class NativeAotProfileDataTests(LabFixture lab)
             "msbuild", lab.Layout.Project(project), "-nologo", "-t:IngestAotWorkloadProfile", "-getItem:MibcFile",
             "-p:Configuration=Release", "-p:RuntimeIdentifier=linux-x64", "-p:PublishAot=true", .. properties.Select(p => "-p:" + p),
         ];
-        using var process = Process.Start(new ProcessStartInfo("dotnet", arguments) { RedirectStandardOutput = true, RedirectStandardError = true })!;
-        var stdout = process.StandardOutput.ReadToEndAsync();
-        var stderr = process.StandardError.ReadToEndAsync();
-        await process.WaitForExitAsync();
-        Assert.True(process.ExitCode == 0, $"dotnet {string.Join(" ", arguments)}: {await stdout}{await stderr}");
+        var (exit, stdout, stderr) = await ChildProcess.RunApartAsync(new ProcessStartInfo("dotnet", arguments), TimeSpan.FromMinutes(5));
+        Assert.True(exit == 0, $"dotnet {string.Join(" ", arguments)}: exit {exit}: {stdout}{stderr}");
 
-        using var json = JsonDocument.Parse(await stdout);
+        using var json = JsonDocument.Parse(stdout);
         return json.RootElement.GetProperty("Items").TryGetProperty("MibcFile", out var items)
             ? [.. items.EnumerateArray().Select(i => i.GetProperty("FullPath").GetString()!).Order(StringComparer.Ordinal)]
             : [];
