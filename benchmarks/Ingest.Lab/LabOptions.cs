@@ -31,6 +31,13 @@ internal sealed record LabOptions
     /// five minutes on 2 cores.</summary>
     public TimeSpan Duration { get; init; } = TimeSpan.FromSeconds(3);
 
+    /// <summary>Keep every scenario's services up from one round to the next (<see cref="Catalogue.RunPlan"/>): the first
+    /// round warms them up, a later one only for <see cref="Rewarm"/>. Defaults to off (the headline set's plan turns it on).</summary>
+    public bool KeepServices { get; init; }
+
+    /// <summary>With <see cref="KeepServices"/>: the warm-up of a scenario in a later round. Defaults to 0.</summary>
+    public TimeSpan Rewarm { get; init; }
+
     /// <summary>Most requests in each phase (warm-up and every repeat); null = bounded by duration only. Defaults to null.</summary>
     public long? Requests { get; init; }
 
@@ -84,11 +91,27 @@ internal sealed record LabOptions
     /// <summary>Enough requests to reach every connection of the widest smoke scenario (256) and to count a loss.</summary>
     private const int SmokeRequests = 500;
 
+    /// <summary>A run with <paramref name="plan"/>'s rounds, repeats, durations and warm-up, for <paramref name="sets"/>.</summary>
+    public static LabOptions FromPlan(IReadOnlyList<string> sets, Catalogue.RunPlan plan) => new()
+    {
+        Sets = sets,
+        Rounds = plan.Rounds,
+        Repeats = plan.Repeats,
+        Duration = plan.Duration,
+        Warmup = plan.Warmup,
+        WarmupLimit = plan.WarmupLimit,
+        KeepServices = plan.KeepServices,
+        Rewarm = plan.Rewarm,
+    };
+
     public static (LabOptions? Options, IReadOnlyList<string> Errors) Parse(IReadOnlyList<string> args)
     {
         var errors = new List<string>();
         // --smoke sets the defaults the other flags start from, wherever it stands: `--duration 2 --smoke` keeps 2 s.
-        var options = args.Contains("--smoke") ? SmokeDefaults : new LabOptions();
+        // The chosen sets' plan is where the other flags start from (the headline set has its own).
+        var at = Math.Max(IndexOf(args, "--set"), IndexOf(args, "--sets"));
+        IReadOnlyList<string> chosen = at >= 0 && at + 1 < args.Count ? args[at + 1].Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries) : [Catalogue.ScenarioCatalogue.DefaultSet];
+        var options = args.Contains("--smoke") ? SmokeDefaults : FromPlan(chosen, Catalogue.ScenarioCatalogue.PlanFor(chosen));
         for (var i = 0; i < args.Count; i++)
         {
             string Value()
@@ -172,6 +195,12 @@ internal sealed record LabOptions
             }
         }
 
+        if (options.FitMemory && !args.Contains("--rounds"))
+        {
+            // The memory search runs each scenario several times itself: one round, whatever the set's plan.
+            options = options with { Rounds = 1, KeepServices = false };
+        }
+
         if (options.Rounds > 1 && options.FitMemory)
         {
             errors.Add("--rounds cannot be combined with --fit-memory: the memory search already runs each scenario several times, against its own first measurement.");
@@ -186,6 +215,19 @@ internal sealed record LabOptions
         }
 
         return (errors.Count == 0 ? options : null, errors);
+    }
+
+    private static int IndexOf(IReadOnlyList<string> args, string flag)
+    {
+        for (var i = args.Count - 1; i >= 0; i--)
+        {
+            if (args[i] == flag)
+            {
+                return i;
+            }
+        }
+
+        return -1;
     }
 
     private static int PositiveInt(string flag, string text, List<string> errors)

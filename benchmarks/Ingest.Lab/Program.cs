@@ -100,6 +100,10 @@ try
             }
 
             return await new TrainCommand(layout, Console.Out).RunAsync(TimeSpan.FromSeconds(trainingSeconds), stop.Token);
+        case "headline" when rest.Length <= 2:
+            var check = rest.Contains("--check");
+            var from = rest.FirstOrDefault(a => a != "--check");
+            return new HeadlineCommand(layout, Console.Out).Run(from, check);
         case "demo":
             return await new Demo(layout, Console.Out).RunAsync(stop.Token);
         default:

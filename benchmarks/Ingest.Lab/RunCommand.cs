@@ -54,6 +54,7 @@ internal sealed class RunCommand(RepositoryLayout layout, TextWriter output, Pub
         }
 
         var machine = await MachineInfo.ReadAsync(cancellationToken);
+        var commit = await MachineInfo.CommitAsync(layout.Root, cancellationToken);
         var pinning = Pinning.For(options.Pin, machine.Cores);
         output.WriteLine($"  {machine.CpuModel}, {machine.Cores} cores; {pinning.Describe()}");
 
@@ -74,6 +75,7 @@ internal sealed class RunCommand(RepositoryLayout layout, TextWriter output, Pub
             }
         }
 
+        await artifacts.PrepareAsync(scenarios, cancellationToken);
         var runner = new ScenarioRunner(artifacts, loadGenerator, wrk, options, pinning, folder);
         var settings = new RunSettings(
             options.Sets,
@@ -95,50 +97,106 @@ internal sealed class RunCommand(RepositoryLayout layout, TextWriter output, Pub
             Command = commandLine,
             Machine = machine,
             Settings = settings,
+            Commit = commit,
             Scenarios = results,
         };
 
-        // Round after round over the whole list (--rounds): a scenario's rounds are folded into one result.
-        for (var round = 1; round <= options.Rounds; round++)
+        // Round after round over the whole list (--rounds): a scenario's rounds are folded into one result. With
+        // KeepServices (the headline's plan) each scenario's services stay up from its first round to the last.
+        var keep = options.KeepServices && options.Rounds > 1 && !options.FitMemory;
+        var started = new StartedScenario?[scenarios.Count];
+        var clock = new RunClock(scenarios, options);
+        try
         {
-            for (var i = 0; i < scenarios.Count; i++)
+            for (var round = 1; round <= options.Rounds; round++)
             {
-                var scenario = scenarios[i];
-                var prefix = options.Rounds > 1 ? $"[round {round}/{options.Rounds}, {i + 1}/{scenarios.Count}] {scenario.Id}" : $"[{i + 1}/{scenarios.Count}] {scenario.Id}";
-                output.WriteLine($"{prefix}: {scenario.Title}");
-                void Progress(string step) => output.WriteLine($"      {step}");
-                // With --fit-memory the scenario's own row is measured without a memory limit (the CPU limit kept): the
-                // throughput every probe of the search must keep.
-                var limits = options.FitMemory ? options.Limits.WithMemory(null) : options.Limits;
-                var result = await runner.RunAsync(scenario, limits, Progress, cancellationToken);
-                if (options.FitMemory)
+                for (var i = 0; i < scenarios.Count; i++)
                 {
-                    result = result with
+                    var scenario = scenarios[i];
+                    var prefix = options.Rounds > 1 ? $"[round {round}/{options.Rounds}, {i + 1}/{scenarios.Count}] {scenario.Id}" : $"[{i + 1}/{scenarios.Count}] {scenario.Id}";
+                    output.WriteLine($"{prefix}: {scenario.Title} ({clock.Describe(round, i)})");
+                    void Progress(string step) => output.WriteLine($"      {step}");
+                    var took = System.Diagnostics.Stopwatch.StartNew();
+                    ScenarioResult result;
+                    if (keep)
                     {
-                        MemoryFit = await MemoryFitSearch.SearchAsync(result, limits, l => runner.RunAsync(scenario, l, Progress, cancellationToken), Progress),
-                    };
-                }
+                        if (round > 1 && started[i] is null)
+                        {
+                            output.WriteLine("      not measured again: it did not start or failed in an earlier round");
+                            continue;
+                        }
 
-                output.WriteLine("      " + Line(result));
-                if (round == 1)
-                {
-                    results.Add(result);
-                }
-                else
-                {
-                    results[i] = ScenarioRounds.Merge(results[i], result, round);
-                    output.WriteLine($"      rounds 1-{round}: " + Line(results[i]));
-                }
+                        if (round == 1)
+                        {
+                            (started[i], var ended) = await runner.StartAsync(scenario, options.Limits, Progress, cancellationToken);
+                            result = ended ?? await runner.MeasureAsync(started[i]!, firstRound: true, Progress, cancellationToken);
+                        }
+                        else
+                        {
+                            result = await runner.MeasureAsync(started[i]!, firstRound: false, Progress, cancellationToken);
+                        }
 
-                ResultFiles.WriteAll(folder, Report(null));
+                        if (result.Status != ScenarioStatus.Passed && started[i] is { } broken)
+                        {
+                            await broken.DisposeAsync();
+                            started[i] = null;
+                        }
+                    }
+                    else
+                    {
+                        // With --fit-memory the scenario's own row is measured without a memory limit (the CPU limit kept): the
+                        // throughput every probe of the search must keep.
+                        var limits = options.FitMemory ? options.Limits.WithMemory(null) : options.Limits;
+                        result = await runner.RunAsync(scenario, limits, Progress, cancellationToken);
+                        if (options.FitMemory)
+                        {
+                            result = result with
+                            {
+                                MemoryFit = await MemoryFitSearch.SearchAsync(result, limits, l => runner.RunAsync(scenario, l, Progress, cancellationToken), Progress),
+                            };
+                        }
+                    }
+
+                    clock.Record(round, took.Elapsed);
+                    output.WriteLine("      " + Line(result));
+                    if (round == 1)
+                    {
+                        results.Add(result);
+                    }
+                    else
+                    {
+                        results[i] = ScenarioRounds.Merge(results[i], result, round);
+                        output.WriteLine($"      rounds 1-{round}: " + Line(results[i]));
+                    }
+
+                    ResultFiles.WriteAll(folder, Report(null));
+                }
+            }
+        }
+        finally
+        {
+            foreach (var kept in started)
+            {
+                if (kept is not null)
+                {
+                    await kept.DisposeAsync();
+                }
             }
         }
 
         ResultFiles.WriteAll(folder, Report(DateTimeOffset.UtcNow));
         output.WriteLine();
         output.Write(FinalTable(results));
+        var verdicts = Verdicts.Of(results);
+        if (verdicts.Count > 0)
+        {
+            output.WriteLine();
+            output.Write(Verdicts.Table(verdicts));
+        }
+
         output.WriteLine();
-        output.WriteLine($"Written: {Path.Combine(folder, ResultFiles.ResultsJson)}, {ResultFiles.SummaryMarkdown}, {ResultFiles.ReportHtml}");
+        output.WriteLine($"Written: {Path.Combine(folder, ResultFiles.ResultsJson)}, {ResultFiles.SummaryMarkdown}, {ResultFiles.ReportHtml}"
+            + (File.Exists(Path.Combine(folder, ResultFiles.HeadlineJson)) ? $", {ResultFiles.HeadlineJson}" : "") + $" ({clock.Describe(options.Rounds, scenarios.Count)})");
         var failed = results.Count(r => r.Status == ScenarioStatus.Failed);
         if (failed > 0)
         {

@@ -28,10 +28,10 @@ public sealed class CrankConfigTests
         {
             var name = CrankConfig.ScenarioName(scenario);
             Assert.True(scenarios.TryGetValue(name, out var twin), $"{scenario.Id} has no Crank scenario '{name}'");
-            Assert.Equal(CrankConfig.ServiceVariables(scenario.FrontEnd), twin["application"]);
+            Assert.Equal(CrankConfig.ServiceVariables(scenario.FrontEnd, Running.ServiceRole.FrontEnd), twin["application"]);
             if (scenario.BackEnd is { } backEnd)
             {
-                Assert.Equal(CrankConfig.ServiceVariables(backEnd), twin["backend"]);
+                Assert.Equal(CrankConfig.ServiceVariables(backEnd, Running.ServiceRole.BackEnd), twin["backend"]);
             }
 
             foreach (var (key, value) in CrankConfig.LoadVariables(scenario.Load))

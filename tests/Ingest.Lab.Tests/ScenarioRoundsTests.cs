@@ -1,5 +1,4 @@
 using Ingest.Lab.Results;
-using Ingest.Lab.Running;
 using Ingest.LoadGen;
 
 namespace Ingest.Lab.Tests;
@@ -22,8 +21,8 @@ public sealed class ScenarioRoundsTests
     [Fact]
     public void TheRepeatsOfEveryRoundMakeOneSummaryAndTheLossChecksAddUp()
     {
-        var first = Result(ScenarioStatus.Passed, new LossCheck(100, 2, 101), 10_000, 11_000);
-        var second = Result(ScenarioStatus.Passed, new LossCheck(50, 0, 50), 20_000);
+        var first = MadeUp.Result(ScenarioStatus.Passed, new LossCheck(100, 2, 101), 10_000, 11_000);
+        var second = MadeUp.Result(ScenarioStatus.Passed, new LossCheck(50, 0, 50), 20_000);
 
         var merged = ScenarioRounds.Merge(first, second, 2);
 
@@ -39,15 +38,15 @@ public sealed class ScenarioRoundsTests
     [Fact]
     public void AFailedRoundFailsTheScenarioWhateverTheOthersDid()
     {
-        var passed = Result(ScenarioStatus.Passed, new LossCheck(10, 0, 10), 1_000);
-        var lost = Result(ScenarioStatus.Failed, new LossCheck(10, 0, 9), 1_000) with { Reason = "LOST 1 events" };
+        var passed = MadeUp.Result(ScenarioStatus.Passed, new LossCheck(10, 0, 10), 1_000);
+        var lost = MadeUp.Result(ScenarioStatus.Failed, new LossCheck(10, 0, 9), 1_000) with { Reason = "LOST 1 events" };
 
         var failedLater = ScenarioRounds.Merge(passed, lost, 2);
         Assert.Equal(ScenarioStatus.Failed, failedLater.Status);
         Assert.Equal("round 2: LOST 1 events", failedLater.Reason);
 
         // A later round that passes (and whose surplus would hide the loss in a sum) does not clear it.
-        var surplus = Result(ScenarioStatus.Passed, new LossCheck(10, 5, 12), 1_000);
+        var surplus = MadeUp.Result(ScenarioStatus.Passed, new LossCheck(10, 5, 12), 1_000);
         var stillFailed = ScenarioRounds.Merge(ScenarioRounds.Merge(passed, lost, 2), surplus, 3);
         Assert.Equal(ScenarioStatus.Failed, stillFailed.Status);
         Assert.Equal("round 2: LOST 1 events", stillFailed.Reason);
@@ -57,8 +56,8 @@ public sealed class ScenarioRoundsTests
     [Fact]
     public void ASkippedRoundLeavesWhatTheOthersMeasured()
     {
-        var skipped = Result(ScenarioStatus.Skipped, null) with { Reason = "no Go" };
-        var passed = Result(ScenarioStatus.Passed, null, 5_000);
+        var skipped = MadeUp.Result(ScenarioStatus.Skipped, null) with { Reason = "no Go" };
+        var passed = MadeUp.Result(ScenarioStatus.Passed, null, 5_000);
 
         Assert.Same(passed, ScenarioRounds.Merge(skipped, passed, 2));
         var kept = ScenarioRounds.Merge(passed, skipped, 2);
@@ -66,33 +65,4 @@ public sealed class ScenarioRoundsTests
         Assert.Single(kept.Runs);
         Assert.Contains("round 2 skipped: no Go", kept.Reason, StringComparison.Ordinal);
     }
-
-    private static ScenarioResult Result(ScenarioStatus status, LossCheck? loss, params double[] rps)
-    {
-        IReadOnlyList<LoadRun> runs = [.. rps.Select(Run)];
-        return new ScenarioResult
-        {
-            Set = "fast",
-            Name = "row",
-            Title = "a row",
-            Configuration = new Dictionary<string, string>(),
-            Status = status,
-            Runs = runs,
-            Summary = runs.Count == 0 ? null : ScenarioSummary.From(runs),
-            Loss = loss,
-        };
-    }
-
-    private static LoadRun Run(double rps) => new()
-    {
-        Driver = "loadgen",
-        Seconds = 3,
-        RequestsPerSecond = rps,
-        Responses = (long)(rps * 3),
-        Successful = (long)(rps * 3),
-        Unknown = 0,
-        Latency = new LatencyFigures(1, 1, 1, 1, 2, 3, 4),
-        Errors = new Dictionary<string, long>(),
-        Timeline = [(long)rps, (long)rps, (long)rps],
-    };
 }

@@ -6,7 +6,33 @@ namespace Ingest.Lab.Catalogue;
 /// </summary>
 internal static class ScenarioCatalogue
 {
-    public const string DefaultSet = "classic";
+    /// <summary>The set the main command runs: the README's headline (<see cref="Headline"/>).</summary>
+    public const string DefaultSet = HeadlineSet;
+
+    public const string HeadlineSet = "headline";
+
+    /// <summary>
+    /// How the headline set is run unless the command line says otherwise: interleaved rounds over services that stay
+    /// up between them, so a JIT service is warmed once, and every round's measurement of a scenario sits within a
+    /// minute or two of every other scenario's (docs/lab.md#the-headline). Sized to finish within ten minutes on a
+    /// 2-core machine, publishes included.
+    /// </summary>
+    public static readonly RunPlan HeadlinePlan = new(Rounds: 3, Repeats: 2, Duration: TimeSpan.FromSeconds(3),
+        Warmup: TimeSpan.FromSeconds(3), WarmupLimit: TimeSpan.FromSeconds(20), KeepServices: true, Rewarm: TimeSpan.FromSeconds(2));
+
+    /// <summary>What a run of any other set does by default: one round, every scenario started afresh.</summary>
+    public static readonly RunPlan StandardPlan = new(Rounds: 1, Repeats: 3, Duration: TimeSpan.FromSeconds(3),
+        Warmup: TimeSpan.FromSeconds(2), WarmupLimit: TimeSpan.FromSeconds(30), KeepServices: false, Rewarm: TimeSpan.Zero);
+
+    /// <summary>The plan of a run over <paramref name="sets"/>: the headline's when that is the only set.</summary>
+    public static RunPlan PlanFor(IReadOnlyList<string> sets) => sets is [HeadlineSet] ? HeadlinePlan : StandardPlan;
+
+    /// <summary>
+    /// The fastest configuration as users run it: the services' shipped settings file for the environment name
+    /// <c>Fastest</c> (src/Ingest.*/appsettings.Fastest.json: IoUring with the application inline on its loops, and the
+    /// front-end's own HTTP/1.1 client on connections those loops own), chosen by one switch (docs/configuration.md#the-fastest-configuration).
+    /// </summary>
+    public static readonly (string Key, string Value) Fastest = ("environment", "Fastest");
 
     /// <summary>The head-to-head with the original Red Hat transport (<see cref="RedHatHeadToHead"/>).</summary>
     public const string RedHatSet = "redhat";
@@ -131,6 +157,31 @@ internal static class ScenarioCatalogue
         new("RedHatLinux", [("Kestrel:Transport", "RedHatLinux")]),
     ];
 
+    /// <summary>
+    /// The pairs that matter, per set, each at every connection count both scenarios have: the verdicts the console ends
+    /// with and summary.md and report.html open with (<see cref="Results.Verdicts"/>).
+    /// </summary>
+    public static IReadOnlyList<Comparison> ComparisonsIn(string set) =>
+        [.. Comparisons(set).Where(c => All.Any(s => s.Set == set && s.Name == c.Subject) && All.Any(s => s.Set == set && s.Name == c.Baseline))];
+
+    private static IReadOnlyList<Comparison> Comparisons(string set) => set switch
+    {
+        HeadlineSet => [.. ClassicConnections.SelectMany(c => (IEnumerable<Comparison>)
+        [
+            new("fastest .NET vs Go fasthttp", $"aspnet-fastest-c{c}", $"go-fasthttp-c{c}"),
+            new("fastest .NET vs Go net/http", $"aspnet-fastest-c{c}", $"go-nethttp-c{c}"),
+            new("default .NET vs Go net/http", $"aspnet-default-c{c}", $"go-nethttp-c{c}"),
+            new("fastest vs default .NET", $"aspnet-fastest-c{c}", $"aspnet-default-c{c}"),
+            new("default .NET today vs as in 2016", $"aspnet-default-c{c}", $"aspnet-2016-c{c}"),
+        ])],
+        "fast" => [.. ClassicConnections.SelectMany(c => (IEnumerable<Comparison>)
+        [
+            new("fastest .NET vs Go fasthttp", $"aspnet-iouring-direct-c{c}", $"go-fasthttp-c{c}"),
+            new("fastest .NET vs Go net/http", $"aspnet-iouring-direct-c{c}", $"go-nethttp-c{c}"),
+        ])],
+        _ => [],
+    };
+
     private static readonly Lazy<IReadOnlyList<Scenario>> AllScenarios = new(Build);
 
     public static IReadOnlyList<Scenario> All => AllScenarios.Value;
@@ -142,6 +193,7 @@ internal static class ScenarioCatalogue
     private static List<Scenario> Build()
     {
         var all = new List<Scenario>();
+        all.AddRange(Headline());
         all.AddRange(Classic());
         all.AddRange(Fast());
         all.AddRange(OneKnob("serializers", "Ingest:Serializer", ["Newtonsoft", "SystemTextJson", "SystemTextJsonSourceGen"]));
@@ -170,6 +222,31 @@ internal static class ScenarioCatalogue
             Load = new LoadSpec(IngestPath, PayloadKind.Classic, 4),
         });
         return all;
+    }
+
+    /// <summary>
+    /// The main job's answer: the 2016 configuration, what <c>dotnet new</c> users get (Sockets, minimal API, a static
+    /// HttpClient), the fastest configuration (<see cref="Fastest"/>, the same settings at every connection count), and
+    /// each Go peer at its best (net/http pooled, fasthttp), at the 2016 experiment's 50 and 300 connections. The 2016
+    /// row runs at 50 only, as in 2016, and its blocking threads make it the longest to warm.
+    /// </summary>
+    private static IEnumerable<Scenario> Headline()
+    {
+        foreach (var c in ClassicConnections)
+        {
+            var load = new LoadSpec(IngestPath, PayloadKind.Classic, c);
+            if (c == ClassicConnections[0])
+            {
+                yield return Flow2016(HeadlineSet, load);
+            }
+
+            yield return Flow(HeadlineSet, $"aspnet-default-c{c}", "ASP.NET Core as dotnet new writes it: minimal API, Sockets, static HttpClient",
+                DotNetFrontEnd(), load);
+            yield return Flow(HeadlineSet, $"aspnet-fastest-c{c}", "ASP.NET Core, the fastest configuration: IoUring inline, own HTTP/1.1 client on loop-owned connections",
+                DotNetFrontEnd(Fastest), load, backEnd: DotNetBackEnd(Fastest));
+            yield return GoFlow($"go-nethttp-c{c}", "Go net/http, pooled client (MaxIdleConnsPerHost raised)", Implementation.GoNetHttp, "pooled", load, set: HeadlineSet);
+            yield return GoFlow($"go-fasthttp-c{c}", "Go fasthttp front-end, pooled client, net/http back-end", Implementation.GoFastHttp, "pooled", load, set: HeadlineSet);
+        }
     }
 
     /// <summary>The 2016 table recreated: ASP.NET Core as it was written then and as it should be written now,
@@ -211,7 +288,6 @@ internal static class ScenarioCatalogue
     private static IEnumerable<Scenario> Fast()
     {
         (string Key, string Value) loopClient = ("Forwarding:ClientStrategy", "Loop");
-        (string Key, string Value) directClient = ("Forwarding:ClientStrategy", "LoopDirect");
         (string Key, string Value) raw = ("Ingest:ApiStyle", "Raw");
         foreach (var c in ClassicConnections)
         {
@@ -233,9 +309,9 @@ internal static class ScenarioCatalogue
             yield return Flow("fast", $"aspnet-iouring-loop-sized-c{c}", "ASP.NET Core: minimal API, IoUring inline, loop-owned forward connections, runtime sized for the requests in flight",
                 DotNetFrontEnd([.. IoUringInline, loopClient]).WithEnvironment(SizedForInFlight), load, backEnd: DotNetBackEnd(IoUringInline).WithEnvironment(SizedForInFlight));
             yield return Flow("fast", $"aspnet-iouring-direct-c{c}", "ASP.NET Core: minimal API, IoUring inline, own HTTP/1.1 client on loop-owned connections",
-                DotNetFrontEnd([.. IoUringInline, directClient]), load, backEnd: DotNetBackEnd(IoUringInline));
+                DotNetFrontEnd(Fastest), load, backEnd: DotNetBackEnd(Fastest));
             yield return Flow("fast", $"aspnet-iouring-direct-sized-c{c}", "ASP.NET Core: minimal API, IoUring inline, own HTTP/1.1 client on loop-owned connections, runtime sized for the requests in flight",
-                DotNetFrontEnd([.. IoUringInline, directClient]).WithEnvironment(SizedForInFlight), load, backEnd: DotNetBackEnd(IoUringInline).WithEnvironment(SizedForInFlight));
+                DotNetFrontEnd(Fastest).WithEnvironment(SizedForInFlight), load, backEnd: DotNetBackEnd(Fastest).WithEnvironment(SizedForInFlight));
             yield return GoFlow($"go-nethttp-c{c}", "Go net/http, pooled client (MaxIdleConnsPerHost raised)", Implementation.GoNetHttp, "pooled", load, set: "fast");
             yield return GoFlow($"go-fasthttp-c{c}", "Go fasthttp front-end, pooled client, net/http back-end", Implementation.GoFastHttp, "pooled", load, set: "fast");
         }

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using Ingest.Lab.Catalogue;
+using Ingest.Lab.Processes;
 using Ingest.Lab.Running;
 
 namespace Ingest.Lab.Crank;
@@ -83,7 +84,7 @@ internal static class CrankConfig
         WriteCounters(yml);
         yml.Append(JobsHeader).Append(DotNetJobs()).Append(Jobs);
         yml.AppendLine("scenarios:");
-        var ingest = scenarios.First(s => s.Set == ScenarioCatalogue.DefaultSet && s.Name == "aspnet-static-c50");
+        var ingest = scenarios.First(s => s.Set == "classic" && s.Name == "aspnet-static-c50");
         WriteScenario(yml, IngestScenario, ingest);
         foreach (var scenario in scenarios.Where(Covers))
         {
@@ -95,11 +96,15 @@ internal static class CrankConfig
         return yml.ToString();
     }
 
-    /// <summary>The variables a service of <paramref name="spec"/> runs with, by Crank variable name.</summary>
-    public static SortedDictionary<string, string> ServiceVariables(ServiceSpec spec)
+    /// <summary>The variables a service of <paramref name="spec"/> runs with, by Crank variable name. A service run with an
+    /// environment name (<c>--environment Fastest</c>) gets the settings of its shipped appsettings.{name}.json as
+    /// variables, since the jobs pass every knob on the command line, which would override the file; the committed
+    /// configuration is checked against this, so it follows the file.</summary>
+    public static SortedDictionary<string, string> ServiceVariables(ServiceSpec spec, ServiceRole role)
     {
         var variables = new SortedDictionary<string, string>(StringComparer.Ordinal);
-        foreach (var (key, value) in spec.Settings.Concat(spec.Environment))
+        var preset = spec.Settings.TryGetValue(EnvironmentSetting, out var environment) ? EnvironmentSettings(role, environment) : [];
+        foreach (var (key, value) in preset.Concat(spec.Settings.Where(s => s.Key != EnvironmentSetting)).Concat(spec.Environment))
         {
             if (!Variables.TryGetValue(key, out var name))
             {
@@ -110,6 +115,38 @@ internal static class CrankConfig
         }
 
         return variables;
+    }
+
+    private const string EnvironmentSetting = "environment";
+
+    /// <summary>The settings of a service's appsettings.{environment}.json, flattened to configuration keys.</summary>
+    private static List<KeyValuePair<string, string>> EnvironmentSettings(ServiceRole role, string environment)
+    {
+        var file = Path.Combine(RepositoryLayout.Find().Root, "src", role.Project(), $"appsettings.{environment}.json");
+        if (!File.Exists(file))
+        {
+            throw new InvalidOperationException($"The lab runs the {role} with --environment {environment}, but {file} does not exist.");
+        }
+
+        using var json = System.Text.Json.JsonDocument.Parse(File.ReadAllText(file));
+        var settings = new List<KeyValuePair<string, string>>();
+        Flatten(json.RootElement, "", settings);
+        return settings;
+    }
+
+    private static void Flatten(System.Text.Json.JsonElement element, string prefix, List<KeyValuePair<string, string>> settings)
+    {
+        if (element.ValueKind == System.Text.Json.JsonValueKind.Object)
+        {
+            foreach (var property in element.EnumerateObject())
+            {
+                Flatten(property.Value, prefix.Length == 0 ? property.Name : $"{prefix}:{property.Name}", settings);
+            }
+        }
+        else
+        {
+            settings.Add(new(prefix, element.ToString()));
+        }
     }
 
     /// <summary>The load generator's variables for a scenario.</summary>
@@ -134,10 +171,10 @@ internal static class CrankConfig
         yml.AppendLine(CultureInfo.InvariantCulture, $"  {name}:");
         if (scenario.BackEnd is { } backEnd)
         {
-            WriteService(yml, "backend", Job(backEnd, frontEnd: false), ServiceVariables(backEnd));
+            WriteService(yml, "backend", Job(backEnd, frontEnd: false), ServiceVariables(backEnd, ServiceRole.BackEnd));
         }
 
-        var application = ServiceVariables(scenario.FrontEnd);
+        var application = ServiceVariables(scenario.FrontEnd, ServiceRole.FrontEnd);
         for (var i = 1; i <= scenario.FrontEndInstances; i++)
         {
             var service = i == 1 ? "application" : $"application{i}";

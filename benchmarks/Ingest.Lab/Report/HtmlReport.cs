@@ -17,6 +17,8 @@ internal static class HtmlReport
         svg text { font: 11px system-ui, sans-serif; fill: #333; } svg .label { font-size: 12px; } svg .note { fill: #888; }
         svg .whisker { stroke: #222; stroke-width: 1; } svg .frame { fill: none; stroke: #aaa; } svg .grid { stroke: #eee; }
         svg .axis { font-size: 12px; } .meta { color: #555; } pre { background: #f7f7f7; padding: .6em; overflow-x: auto; font-size: 12px; }
+        .ahead { color: #2a8a3a; font-weight: 600; } .behind { color: #c0392b; font-weight: 600; } .level { color: #555; }
+        .stacks span { display: inline-block; margin-right: 1.2em; } .stacks i { display: inline-block; width: 10px; height: 10px; margin-right: 4px; }
         """;
 
     public static string Write(RunReport report)
@@ -24,10 +26,14 @@ internal static class HtmlReport
         var html = new StringBuilder();
         html.Append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Ingest lab run ")
             .Append(SvgChart.Escape(report.RunId)).Append("</title><style>").Append(Style).Append("</style></head><body>");
+        html.Append(CultureInfo.InvariantCulture, $"<h1>Ingest lab run {SvgChart.Escape(report.RunId)}</h1>");
+        Answer(html, Verdicts.Of(report.Scenarios));
         Header(html, report);
+        html.Append("<p class=\"stacks\">").Append(string.Concat(Stacks.Colors.Select(c => $"<span><i style=\"background:{c.Value}\"></i>{SvgChart.Escape(c.Key)}</span>"))).Append("</p>");
         foreach (var set in report.Scenarios.GroupBy(r => r.Set))
         {
-            Set(html, set.Key, [.. set]);
+            // Rows grouped by connection count (in the set's order within each), so each group compares like with like.
+            Set(html, set.Key, [.. set.OrderBy(Stacks.Connections)]);
         }
 
         var problems = report.Scenarios.Where(r => r.Status != ScenarioStatus.Passed).ToList();
@@ -43,12 +49,34 @@ internal static class HtmlReport
         return html.Append("</body></html>").ToString();
     }
 
+    /// <summary>The answer first: each verdict with its interval, as a table and as one chart of the ratios.</summary>
+    private static void Answer(StringBuilder html, IReadOnlyList<Verdict> verdicts)
+    {
+        if (verdicts.Count == 0)
+        {
+            return;
+        }
+
+        html.Append("<h2 id=\"answer\">The answer</h2><p class=\"meta\">Each ratio is the subject's median requests per second over the baseline's, with a 95% interval from every measured repeat of every round; <b>ahead</b> or <b>behind</b> only when the whole interval is above or below 1.</p>");
+        html.Append("<table class=\"verdicts\"><tr><th>verdict</th><th>connections</th><th>subject</th><th>baseline</th><th>ratio</th><th>95% interval</th><th>standing</th></tr>");
+        foreach (var v in verdicts.OrderBy(v => v.Connections))
+        {
+            var standing = v.Standing.ToString().ToLowerInvariant();
+            html.Append(CultureInfo.InvariantCulture,
+                $"<tr><td>{SvgChart.Escape(v.Question)}</td><td>{v.Connections}</td><td>{SvgChart.Escape(v.Subject)}</td><td>{SvgChart.Escape(v.Baseline)}</td><td>{Format.Ratio(v.Ratio)}</td><td>{Format.Ratio(v.Lower)}–{Format.Ratio(v.Upper)}</td><td class=\"{standing}\">{standing}</td></tr>");
+        }
+
+        html.Append("</table>");
+        html.Append(SvgChart.Ratios("Requests per second, subject over baseline (dot: ratio of medians; bar: 95% interval)",
+            [.. verdicts.OrderBy(v => v.Connections).Select(v => ($"{v.Question} · c{v.Connections}", v.Ratio, v.Lower, v.Upper, v.Standing.ToString().ToLowerInvariant()))]));
+    }
+
     private static void Header(StringBuilder html, RunReport report)
     {
         var m = report.Machine;
         var s = report.Settings;
-        html.Append(CultureInfo.InvariantCulture, $"<h1>Ingest lab run {SvgChart.Escape(report.RunId)}</h1><div class=\"meta\">");
-        html.Append(CultureInfo.InvariantCulture, $"<p><code>{SvgChart.Escape(report.Command)}</code> — started {report.StartedAt:u}{(report.FinishedAt is { } f ? $", finished {f:u}" : ", not finished")}</p>");
+        html.Append("<h2>How it was measured</h2><div class=\"meta\">");
+        html.Append(CultureInfo.InvariantCulture, $"<p><code>{SvgChart.Escape(report.Command)}</code> — started {report.StartedAt:u}{(report.FinishedAt is { } f ? $", finished {f:u}" : ", not finished")}{(report.Commit is { } commit ? $", commit {SvgChart.Escape(commit)}" : "")}</p>");
         html.Append(CultureInfo.InvariantCulture, $"<p>{SvgChart.Escape(m.CpuModel)}, {m.Cores} cores, {Format.Mb(m.MemoryBytes)}; kernel {SvgChart.Escape(m.Kernel)}; {SvgChart.Escape(m.DotNet)}; {SvgChart.Escape(m.Go ?? "no Go")}; {SvgChart.Escape(m.Wrk ?? "no wrk")}; load average at start {m.LoadAverage.ToString("0.00", CultureInfo.InvariantCulture)}.</p>");
         html.Append(CultureInfo.InvariantCulture, $"<p>{(s.Rounds > 1 ? $"{s.Rounds} interleaved rounds of " : "")}{s.Repeats} measured repeats of {s.DurationSeconds:0.#} s after {s.WarmupSeconds:0.#} s warm-up per scenario; figures are medians with (min–max). Placement: {SvgChart.Escape(s.Placement)}; {SvgChart.Escape(s.Pinning)}.</p></div>");
     }
@@ -60,10 +88,12 @@ internal static class HtmlReport
         PrometheusView(html, scenarios);
 
         var measured = scenarios.Where(r => r.Summary is not null).ToList();
-        html.Append(SvgChart.Bars("Requests per second (median, whiskers min–max)", "rps",
-            [.. scenarios.Select(r => (r.Name, r.Summary?.RequestsPerSecond.Median ?? double.NaN, r.Summary?.RequestsPerSecond.Min ?? double.NaN, r.Summary?.RequestsPerSecond.Max ?? double.NaN, r.Summary is null ? r.Status.ToString().ToLowerInvariant() : null))]));
+        html.Append(SvgChart.Bars("Requests per second (median, whiskers min–max), coloured by stack", "rps",
+            [.. scenarios.Select(r => (r.Name, r.Summary?.RequestsPerSecond.Median ?? double.NaN, r.Summary?.RequestsPerSecond.Min ?? double.NaN, r.Summary?.RequestsPerSecond.Max ?? double.NaN, r.Summary is null ? r.Status.ToString().ToLowerInvariant() : null))],
+            [.. scenarios.Select(Stacks.Color)]));
         html.Append(SvgChart.Bars("p99 latency (median, whiskers min–max)", "ms",
-            [.. measured.Select(r => (r.Name, r.Summary!.P99.Median, r.Summary.P99.Min, r.Summary.P99.Max, (string?)null))]));
+            [.. measured.Select(r => (r.Name, r.Summary!.P99.Median, r.Summary.P99.Min, r.Summary.P99.Max, (string?)null))],
+            [.. measured.Select(Stacks.Color)]));
         html.Append(SvgChart.Lines("Latency by percentile (first measured repeat)", "percentile", "latency (ms)",
             [.. measured.Select(r => (r.Name, PercentileCurve(r)))], logX: true, logY: true, xTick: PercentileLabel));
 

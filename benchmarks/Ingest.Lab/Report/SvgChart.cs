@@ -18,8 +18,9 @@ internal static class SvgChart
     public static readonly string[] Palette =
         ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39"];
 
-    /// <summary>One bar per row: the median, with a whisker from min to max.</summary>
-    public static string Bars(string title, string unit, IReadOnlyList<(string Label, double Median, double Min, double Max, string? Note)> rows)
+    /// <summary>One bar per row: the median, with a whisker from min to max; coloured by <paramref name="colors"/> (a colour
+    /// per row, e.g. by stack) or else one palette colour per row.</summary>
+    public static string Bars(string title, string unit, IReadOnlyList<(string Label, double Median, double Min, double Max, string? Note)> rows, IReadOnlyList<string>? colors = null)
     {
         var plotWidth = Width - LabelWidth - 120;
         var max = rows.Count == 0 ? 1 : rows.Max(r => double.IsNaN(r.Max) ? 0 : r.Max);
@@ -38,7 +39,7 @@ internal static class SvgChart
             }
 
             var w = median / max * plotWidth;
-            svg.Append(CultureInfo.InvariantCulture, $"<rect x=\"{LabelWidth}\" y=\"{y}\" width=\"{w:0.#}\" height=\"{BarHeight}\" fill=\"{Palette[i % Palette.Length]}\"><title>{Escape(label)}: {median:N1} {unit} (min {min:N1}, max {maxValue:N1})</title></rect>");
+            svg.Append(CultureInfo.InvariantCulture, $"<rect x=\"{LabelWidth}\" y=\"{y}\" width=\"{w:0.#}\" height=\"{BarHeight}\" fill=\"{colors?[i] ?? Palette[i % Palette.Length]}\"><title>{Escape(label)}: {median:N1} {unit} (min {min:N1}, max {maxValue:N1})</title></rect>");
             if (!double.IsNaN(min) && maxValue > min)
             {
                 var x1 = LabelWidth + (min / max * plotWidth);
@@ -122,6 +123,54 @@ internal static class SvgChart
 
         return End(svg);
     }
+
+    /// <summary>
+    /// One row per ratio: a dot at the ratio and a bar over its interval, on a log axis with a line at 1 (level), coloured
+    /// by how the row stands (ahead, level, behind).
+    /// </summary>
+    public static string Ratios(string title, IReadOnlyList<(string Label, double Ratio, double Lower, double Upper, string Standing)> rows)
+    {
+        var plotLeft = LabelWidth + 10;
+        var plotWidth = Width - plotLeft - 150;
+        var values = rows.SelectMany(r => new[] { r.Ratio, r.Lower, r.Upper }).Where(v => Valid(v, log: true)).Append(1).ToList();
+        var (lo, hi) = (Math.Log10(values.Min() / 1.1), Math.Log10(values.Max() * 1.1));
+        double Px(double v) => plotLeft + ((Math.Log10(v) - lo) / (hi - lo) * plotWidth);
+        var height = 50 + (rows.Count * (BarHeight + BarGap));
+        var svg = Begin(title, height);
+        var one = Px(1);
+        svg.Append(CultureInfo.InvariantCulture, $"<line x1=\"{one:0.#}\" x2=\"{one:0.#}\" y1=\"22\" y2=\"{height - 20}\" class=\"whisker\" stroke-dasharray=\"4 3\"/><text x=\"{one:0.#}\" y=\"{height - 6}\" text-anchor=\"middle\" class=\"tick\">1× (level)</text>");
+        for (var i = 0; i < rows.Count; i++)
+        {
+            var (label, ratio, lower, upper, standing) = rows[i];
+            var y = 30 + (i * (BarHeight + BarGap));
+            var cy = y + (BarHeight / 2);
+            var color = StandingColors.GetValueOrDefault(standing, "#777");
+            svg.Append(CultureInfo.InvariantCulture, $"<text x=\"{LabelWidth - 8}\" y=\"{y + 13}\" text-anchor=\"end\" class=\"label\">{Escape(label)}</text>");
+            if (!Valid(ratio, log: true))
+            {
+                continue;
+            }
+
+            if (Valid(lower, log: true) && Valid(upper, log: true))
+            {
+                svg.Append(CultureInfo.InvariantCulture, $"<rect x=\"{Px(lower):0.#}\" y=\"{y + 4}\" width=\"{Math.Max(1, Px(upper) - Px(lower)):0.#}\" height=\"{BarHeight - 8}\" fill=\"{color}\" opacity=\"0.35\"/>");
+            }
+
+            svg.Append(CultureInfo.InvariantCulture, $"<circle cx=\"{Px(ratio):0.#}\" cy=\"{cy}\" r=\"5\" fill=\"{color}\"><title>{Escape(label)}: {ratio:0.00}× ({lower:0.00}–{upper:0.00}), {Escape(standing)}</title></circle>");
+            var end = Valid(upper, log: true) ? Math.Max(Px(upper), Px(ratio)) : Px(ratio);
+            svg.Append(CultureInfo.InvariantCulture, $"<text x=\"{end + 8:0.#}\" y=\"{y + 13}\" class=\"value\">{ratio:0.00}× {Escape(standing)}</text>");
+        }
+
+        return End(svg);
+    }
+
+    /// <summary>Green ahead, grey level, red behind.</summary>
+    private static readonly Dictionary<string, string> StandingColors = new()
+    {
+        ["ahead"] = "#2a8a3a",
+        ["level"] = "#777777",
+        ["behind"] = "#c0392b",
+    };
 
     public static string Escape(string text) => WebUtility.HtmlEncode(text);
 

@@ -50,6 +50,20 @@ internal sealed record MachineInfo
         LoadAverage = LoadAverage1(),
     };
 
+    /// <summary>The commit the run measured (short hash, "+changes" when the work tree had uncommitted changes to tracked
+    /// files); null outside a git checkout.</summary>
+    public static async Task<string?> CommitAsync(string repository, CancellationToken cancellationToken)
+    {
+        if (await FirstLineAsync("git", ["-C", repository, "rev-parse", "--short=12", "HEAD"], cancellationToken) is not { } head
+            || head.Contains(' ', StringComparison.Ordinal))
+        {
+            return null;
+        }
+
+        var changes = await FirstLineAsync("git", ["-C", repository, "status", "--porcelain", "--untracked-files=no"], cancellationToken);
+        return string.IsNullOrEmpty(changes) ? head : head + "+changes";
+    }
+
     /// <summary>The first line a tool prints (stdout or stderr) about itself; null when it is not installed.</summary>
     internal static async Task<string?> FirstLineAsync(string tool, string[] arguments, CancellationToken cancellationToken)
     {

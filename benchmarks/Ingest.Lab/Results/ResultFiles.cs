@@ -11,8 +11,9 @@ internal static class ResultFiles
     public const string ResultsJson = "results.json";
     public const string SummaryMarkdown = "summary.md";
     public const string ReportHtml = "report.html";
+    public const string HeadlineJson = "headline.json";
 
-    private static readonly JsonSerializerOptions Options = new()
+    internal static readonly JsonSerializerOptions Options = new()
     {
         WriteIndented = true,
         PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
@@ -28,6 +29,10 @@ internal static class ResultFiles
         WriteAtomically(Path.Combine(folder, ResultsJson), JsonSerializer.Serialize(report, Options));
         WriteAtomically(Path.Combine(folder, SummaryMarkdown), SummaryWriter.Write(report));
         WriteAtomically(Path.Combine(folder, ReportHtml), Report.HtmlReport.Write(report));
+        if (HeadlineSummary.Of(report) is { } headline)
+        {
+            WriteAtomically(Path.Combine(folder, HeadlineJson), headline.ToJson());
+        }
     }
 
     public static RunReport Read(string pathOrFolder)

@@ -18,6 +18,9 @@ internal sealed record RunReport
 
     public required MachineInfo Machine { get; init; }
 
+    /// <summary>The repository's commit the run measured (<see cref="MachineInfo.CommitAsync"/>); null when unknown.</summary>
+    public string? Commit { get; init; }
+
     public required RunSettings Settings { get; init; }
 
     public required IReadOnlyList<ScenarioResult> Scenarios { get; init; }

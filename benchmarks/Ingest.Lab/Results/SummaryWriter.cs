@@ -13,7 +13,23 @@ internal static class SummaryWriter
         var s = report.Settings;
         md.AppendLine(CultureInfo.InvariantCulture, $"# Ingest lab run {report.RunId}");
         md.AppendLine();
-        md.AppendLine(CultureInfo.InvariantCulture, $"- **Command**: `{report.Command}`");
+        var verdicts = Verdicts.Of(report.Scenarios);
+        if (verdicts.Count > 0)
+        {
+            // The answer first: each verdict is called from its interval (ahead or behind only when all of it is).
+            md.AppendLine("## The answer");
+            md.AppendLine();
+            md.AppendLine("| verdict | connections | ratio of median RPS | 95% interval | standing |");
+            md.AppendLine("|---|---|---|---|---|");
+            foreach (var v in verdicts.OrderBy(v => v.Connections))
+            {
+                md.AppendLine(CultureInfo.InvariantCulture, $"| {v.Question} ({v.Subject} / {v.Baseline}) | {v.Connections} | {Format.Ratio(v.Ratio)} | {Format.Ratio(v.Lower)}–{Format.Ratio(v.Upper)} | {v.Standing.ToString().ToLowerInvariant()} |");
+            }
+
+            md.AppendLine();
+        }
+
+        md.AppendLine(CultureInfo.InvariantCulture, $"- **Command**: `{report.Command}`{(report.Commit is { } commit ? $" at commit `{commit}`" : "")}");
         md.AppendLine(CultureInfo.InvariantCulture, $"- **Started**: {report.StartedAt:u}{(report.FinishedAt is { } f ? $", finished {f:u}" : " (running or interrupted)")}");
         md.AppendLine(CultureInfo.InvariantCulture, $"- **Machine**: {m.CpuModel}, {m.Cores} cores, {Format.Mb(m.MemoryBytes)} memory, kernel {m.Kernel}, {m.Os}");
         md.AppendLine(CultureInfo.InvariantCulture, $"- **Toolchain**: {m.DotNet} (SDK {m.DotNetSdk ?? "?"}), {m.Go ?? "Go: not installed"}, {m.Wrk ?? "wrk: not installed"}, {m.Nginx ?? "nginx: not installed"}, {m.Caddy ?? "caddy: not installed"}");

@@ -73,6 +73,32 @@ internal sealed class Artifacts(RepositoryLayout layout, Publisher publisher, Te
         return (binary, [], null);
     }
 
+    /// <summary>
+    /// Builds what the scenarios start, before the first of them, so no scenario's time (nor the run's estimate of the
+    /// time left) includes a build. What cannot be built is left for its scenario to report; a profile-guided build
+    /// waits for its training.
+    /// </summary>
+    public async Task PrepareAsync(IEnumerable<Scenario> scenarios, CancellationToken cancellationToken)
+    {
+        await LoadGeneratorAsync(cancellationToken);
+        var services = scenarios
+            .SelectMany(s => new (ServiceSpec? Spec, ServiceRole Role)[] { (s.FrontEnd, ServiceRole.FrontEnd), (s.BackEnd, ServiceRole.BackEnd) })
+            .Where(s => s.Spec is { ProfileGuided: false })
+            .Select(s => (Spec: s.Spec! with { Settings = ServiceSpec.None, Environment = ServiceSpec.None }, s.Role))
+            .Distinct();
+        foreach (var (spec, role) in services)
+        {
+            try
+            {
+                await ResolveAsync(spec, role, cancellationToken);
+            }
+            catch (InvalidOperationException)
+            {
+                // Its scenario starts it and reports why it cannot.
+            }
+        }
+    }
+
     public Task<string> LoadGeneratorAsync(CancellationToken cancellationToken) => publisher.PublishAsync("Ingest.LoadGen", cancellationToken);
 
     // Returns null when everything built, else what the build script said it could not build.

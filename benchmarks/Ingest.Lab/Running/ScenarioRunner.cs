@@ -22,22 +22,68 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
     public async Task<ScenarioResult> RunAsync(Scenario scenario, Action<string> progress, CancellationToken cancellationToken) =>
         await RunAsync(scenario, options.Limits, progress, cancellationToken);
 
-    /// <summary>The scenario with every front-end and back-end under <paramref name="limits"/> (a container each).</summary>
+    /// <summary>The scenario with every front-end and back-end under <paramref name="limits"/> (a container each):
+    /// started, warmed up, measured and stopped.</summary>
     public async Task<ScenarioResult> RunAsync(Scenario scenario, ServiceLimits limits, Action<string> progress, CancellationToken cancellationToken)
+    {
+        var (started, ended) = await StartAsync(scenario, limits, progress, cancellationToken);
+        if (started is null)
+        {
+            return ended!;
+        }
+
+        await using (started)
+        {
+            return await MeasureAsync(started, firstRound: true, progress, cancellationToken);
+        }
+    }
+
+    /// <summary>The scenario's services up (trained first where it is profile-guided), not yet loaded; or, when it
+    /// cannot start, its skipped or failed result.</summary>
+    public async Task<(StartedScenario? Started, ScenarioResult? Ended)> StartAsync(Scenario scenario, ServiceLimits limits, Action<string> progress, CancellationToken cancellationToken)
     {
         var folder = Path.Combine(runFolder, "scenarios", scenario.Set, scenario.Name);
         Directory.CreateDirectory(folder);
         var payload = PayloadFiles.Write(folder, scenario.Load.Payload);
         var configuration = Describe(scenario);
+        Topology? topology = null;
         try
         {
             scenario = await _training.ApplyAsync(scenario, progress, cancellationToken);
-            await using var topology = await Topology.StartAsync(scenario, artifacts, pinning, limits, folder, cancellationToken);
-            await using var prometheus = options.Prometheus ? await StartPrometheusAsync(scenario, topology, folder, cancellationToken) : null;
+            topology = await Topology.StartAsync(scenario, artifacts, pinning, limits, folder, cancellationToken);
+            var prometheus = options.Prometheus ? await StartPrometheusAsync(scenario, topology, folder, cancellationToken) : null;
+            return (new StartedScenario(scenario, topology, prometheus, payload, folder, configuration), null);
+        }
+        catch (ScenarioSkippedException ex)
+        {
+            await DisposeQuietlyAsync(topology);
+            return (null, Ended(scenario, configuration, ScenarioStatus.Skipped, ex.Message));
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
+        {
+            await DisposeQuietlyAsync(topology);
+            return (null, Ended(scenario, configuration, ScenarioStatus.Failed, ex.Message));
+        }
+    }
+
+    /// <summary>
+    /// One round of a started scenario: warm-up (the run's whole adaptive one in its first round; in a later round of
+    /// services kept up, <see cref="LabOptions.Rewarm"/> or the scenario's minimum), the measured repeats, the wrk
+    /// cross-check and the loss check over what this round sent.
+    /// </summary>
+    public async Task<ScenarioResult> MeasureAsync(StartedScenario started, bool firstRound, Action<string> progress, CancellationToken cancellationToken)
+    {
+        var (scenario, topology, prometheus, payload, folder) = (started.Scenario, started.Topology, started.Prometheus, started.Payload, started.Folder);
+        var round = ++started.Rounds;
+        var prefix = round == 1 ? "" : $"round-{round}-";
+        try
+        {
             long acknowledged = 0;
             long unknown = 0;
 
-            var warmedUp = await WarmUpAsync(topology, scenario, payload, folder, progress, cancellationToken);
+            var warmedUp = firstRound
+                ? await WarmUpAsync(topology, scenario, Max(options.Warmup, scenario.MinimumWarmup), options.WarmupLimit, payload, folder, prefix, progress, cancellationToken)
+                : await WarmUpAsync(topology, scenario, Max(options.Rewarm, scenario.MinimumWarmup), Max(options.Rewarm, scenario.MinimumWarmup), payload, folder, prefix, progress, cancellationToken);
             acknowledged += warmedUp.Successful;
             unknown += warmedUp.Unknown;
 
@@ -46,7 +92,7 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
             for (var repeat = 1; repeat <= options.Repeats; repeat++)
             {
                 progress($"run {repeat}/{options.Repeats}");
-                var run = await DriveAsync(loadGenerator, topology, scenario, options.Duration, payload, Path.Combine(folder, $"run-{repeat}.json"), cancellationToken);
+                var run = await DriveAsync(loadGenerator, topology, scenario, options.Duration, payload, Path.Combine(folder, $"{prefix}run-{repeat}.json"), cancellationToken);
                 runs.Add(run);
                 acknowledged += run.Successful;
                 unknown += run.Unknown;
@@ -64,7 +110,7 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
             if (crossCheck is not null)
             {
                 progress("wrk cross-check");
-                wrk = await DriveAsync(crossCheck, topology, scenario, options.Duration, payload, Path.Combine(folder, "wrk"), cancellationToken);
+                wrk = await DriveAsync(crossCheck, topology, scenario, options.Duration, payload, Path.Combine(folder, prefix + "wrk"), cancellationToken);
                 acknowledged += wrk.Successful;
                 unknown += wrk.Unknown;
             }
@@ -72,9 +118,11 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
             LossCheck? loss = null;
             if (topology.BackEnd is { } backEnd && scenario.Load.EventsPerRequest > 0)
             {
+                // The back-end's total since the last round's check: services kept up between rounds keep counting.
                 progress("loss check");
                 var persisted = await LossCheck.ReadPersistedAsync(backEnd, cancellationToken);
-                loss = new LossCheck(acknowledged * scenario.Load.EventsPerRequest, unknown * scenario.Load.EventsPerRequest, persisted);
+                loss = new LossCheck(acknowledged * scenario.Load.EventsPerRequest, unknown * scenario.Load.EventsPerRequest, persisted - started.Persisted);
+                started.Persisted = persisted;
             }
 
             var succeeded = runs.Sum(r => r.Successful);
@@ -89,7 +137,7 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
                 Set = scenario.Set,
                 Name = scenario.Name,
                 Title = scenario.Title,
-                Configuration = configuration,
+                Configuration = started.Configuration,
                 Status = status,
                 Reason = reason,
                 WarmupSeconds = warmedUp.Seconds,
@@ -103,21 +151,30 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
         }
         catch (ScenarioSkippedException ex)
         {
-            return Ended(scenario, configuration, ScenarioStatus.Skipped, ex.Message);
+            return Ended(scenario, started.Configuration, ScenarioStatus.Skipped, ex.Message);
         }
         catch (Exception ex) when (ex is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
         {
-            return Ended(scenario, configuration, ScenarioStatus.Failed, ex.Message);
+            return Ended(scenario, started.Configuration, ScenarioStatus.Failed, ex.Message);
         }
     }
 
-    /// <summary>Load until warm (see <see cref="WarmUp"/>): the run's <c>--warmup</c> (or the scenario's minimum) first.</summary>
-    private async Task<(long Successful, long Unknown, double Seconds)> WarmUpAsync(
-        Topology topology, Scenario scenario, string payload, string folder, Action<string> progress, CancellationToken cancellationToken)
+    private static TimeSpan Max(TimeSpan a, TimeSpan b) => a > b ? a : b;
+
+    private static async Task DisposeQuietlyAsync(Topology? topology)
     {
-        var first = options.Warmup > scenario.MinimumWarmup ? options.Warmup : scenario.MinimumWarmup;
-        var result = await WarmUp.RunAsync(first, options.WarmupLimit, (phase, number) =>
-            DriveAsync(loadGenerator, topology, scenario, phase, payload, Path.Combine(folder, $"warmup-{number}.json"), cancellationToken));
+        if (topology is not null)
+        {
+            await topology.DisposeAsync();
+        }
+    }
+
+    /// <summary>Load until warm (see <see cref="WarmUp"/>): <paramref name="first"/>, then slices while still rising, up to <paramref name="limit"/>.</summary>
+    private async Task<(long Successful, long Unknown, double Seconds)> WarmUpAsync(
+        Topology topology, Scenario scenario, TimeSpan first, TimeSpan limit, string payload, string folder, string prefix, Action<string> progress, CancellationToken cancellationToken)
+    {
+        var result = await WarmUp.RunAsync(first, limit, (phase, number) =>
+            DriveAsync(loadGenerator, topology, scenario, phase, payload, Path.Combine(folder, $"{prefix}warmup-{number}.json"), cancellationToken));
         if (result.Elapsed > TimeSpan.Zero)
         {
             progress(result.Describe());
