@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Two builds of the back-end measured at the same time on the very same events: one JIT front-end lists both in
-# Forwarding:BackEnds, and the front-end sends every event to each back-end it lists. The host's drift (±20% CPU a
-# request within minutes on a shared VM) then falls on both alike, and their ratio keeps what the builds change.
+# Forwarding:BackEnds, and the front-end sends every event to each back-end it lists. The host's drift (a shared VM's
+# CPU a request moves within minutes) then falls on both alike, and their ratio keeps what the builds change.
 # Each round: the classic payload at 50 connections (CONNECTIONS=N for another count), 10 s of warm-up (WARMUP=s),
 # then both back-ends' CPU (utime + stime from /proc) over the same 14 s (MEASURE=s), as CPU µs a request, and B over
 # A. Rounds alternate which back-end the front-end lists (and starts) first; a round with a failed request, or with a
 # back-end that used no CPU (it got no events), is left out; the last line is the median of B/A with its spread.
-# Made for the inline path (IoUring or LinuxEpoll with the application inline, the front-end's own client: a build
-# against itself gives 0.95-1.00 on the reference VM); on the thread-pool path (Sockets, HttpClient) each back-end's
-# CPU a request swings with how often its threads sleep and wake at these rates (the JIT against itself 0.87-1.01), so
-# a ratio there says little about the builds.
+# Made for the inline path (IoUring or LinuxEpoll with the application inline, the front-end's own client: there a
+# build against itself comes out close to 1); on the thread-pool path (Sockets, HttpClient) each back-end's CPU a
+# request swings with how often its threads sleep and wake at these rates (a build against itself too), so a ratio
+# there says little about the builds. What it measured, and its spread against itself:
+# docs/notebook/native-aot.md#native-aot-against-the-jit-two-back-ends-at-once-2026-11-27-evening.
 #   benchmarks/compare-back-ends.sh A B [rounds] [-- service arguments]
 #   A, B: jit | aot | trimmed (the lab's builds in artifacts/lab/) or a publish folder; A_ENV / B_ENV: VAR=value ...
 #   e.g.  benchmarks/compare-back-ends.sh jit aot 4 -- --Kestrel:Transport IoUring

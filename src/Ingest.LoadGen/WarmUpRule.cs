@@ -4,9 +4,9 @@ namespace Ingest.LoadGen;
 /// When a target is warm: after a first phase, load goes on in slices of <see cref="Slice"/> until
 /// <see cref="FlatSlices"/> slices in a row are each no more than 5% faster than the one before (tiered compilation,
 /// the thread pool and connection pools settling), up to a limit. One flat slice is not enough: tiered compilation
-/// promotes methods in bursts, and a JIT front-end at 300 connections held level for 5 s and then gained 2.2× over
-/// the next 9 s; on 2 cores a JIT service was still gaining 40% between its second and third 4 s repeat after a 6 s
-/// warm-up, while Go and Native AOT were flat. The lab's warm-up and the load generator's <c>--warmup-limit</c> both
+/// promotes methods in bursts, and a JIT service can hold level for a while and then keep gaining for many seconds,
+/// long after Go and Native AOT are flat (docs/notebook/classic.md#reading-it,
+/// docs/notebook/transports.md#reading-it). The lab's warm-up and the load generator's <c>--warmup-limit</c> both
 /// follow this rule, so a lab run and a Crank run warm a service alike. One instance follows one warm-up.
 /// </summary>
 public sealed class WarmUpRule(TimeSpan limit)

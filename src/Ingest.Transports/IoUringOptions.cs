@@ -23,7 +23,7 @@ public sealed class IoUringOptions : NativeTransportOptions
     /// completions (IORING_SETUP_DEFER_TASKRUN with SINGLE_ISSUER, Linux 6.1+), instead of running it whenever the
     /// thread enters the kernel (IORING_SETUP_COOP_TASKRUN). On a kernel without it the ring uses the cooperative
     /// mode. Defaults to <see langword="false"/>: on the 2-core reference machine the two modes measured level
-    /// (docs/results.md, Transports); measure it on yours with the lab's IoUring-Deferred variant.
+    /// (docs/notebook/transports.md#iouring-profiled); measure it on yours with the lab's IoUring-Deferred variant.
     /// </summary>
     public bool DeferTaskRun { get; set; }
 }

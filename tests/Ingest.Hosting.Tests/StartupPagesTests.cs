@@ -6,7 +6,8 @@ namespace Ingest.Hosting.Tests;
 /// <summary>
 /// Memory:ReleaseStartupPagesAfterSeconds on a real service: it pages out its program's files' read-only mappings once,
 /// when the delay has passed, says what it released, and goes on serving (a page it touches again faults back in).
-/// How much a Native AOT service gives back is measured in the lab (docs/results.md#code-laid-out-by-a-trace).
+/// How much a Native AOT service gives back is measured in the lab
+/// (docs/notebook/lean-services.md#the-programs-own-pages-code-laid-out-by-a-trace-start-up-pages-given-back).
 /// </summary>
 public sealed class StartupPagesTests
 {

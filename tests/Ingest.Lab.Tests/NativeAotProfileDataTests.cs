@@ -7,10 +7,10 @@ namespace Ingest.Lab.Tests;
 /// <summary>
 /// The Native AOT services are compiled with the framework's profile data (Directory.Build.targets): the compiler's
 /// response file, as the lab's own Native AOT publish wrote it, names a .mibc file from the runtime pack that exists.
-/// Without it the build still succeeds, only slower code comes out (docs/results.md#static-profile-data), so this is
-/// where a runtime pack without the file, or a target that no longer runs before the compiler, shows. And each service
-/// ships profiles of its own per-request path (aot-profile/, the lab's <c>train</c> command): every Native AOT publish
-/// is given them unless told otherwise, and they must still describe the code as it is.
+/// Without it the build still succeeds, only slower code comes out (docs/notebook/native-aot.md#static-profile-data),
+/// so this is where a runtime pack without the file, or a target that no longer runs before the compiler, shows. And
+/// each service ships profiles of its own per-request path (aot-profile/, the lab's <c>train</c> command): every Native
+/// AOT publish is given them unless told otherwise, and they must still describe the code as it is.
 /// </summary>
 [Collection(LabProcesses.Name)]
 public sealed class NativeAotProfileDataTests(LabFixture lab)

@@ -110,8 +110,9 @@ internal sealed class SystemTextJsonIngestSerializer : IIngestSerializer
     public void WriteEvents(IBufferWriter<byte> output, List<IngestEvent> events)
     {
         // The array written here and each event serialized as a root: with the list as the root, every call takes a
-        // second level of the serializer's write stack, an array it allocates per call (about 350 B of a forward's
-        // 4.6 KB). The bytes are the same (SerializerEquivalenceTests).
+        // second level of the serializer's write stack, an array it allocates per call (found in the front-end's
+        // allocations: docs/notebook/fast-path.md#the-forward-without-polly-2026-11-26). The bytes are the same
+        // (SerializerEquivalenceTests).
         var writer = WriterOver(output);
         writer.WriteStartArray();
         foreach (var e in events)
@@ -130,11 +131,13 @@ internal sealed class SystemTextJsonIngestSerializer : IIngestSerializer
     }
 
     // The array read here and each element deserialized as a root, as WriteEvents writes them: with the list as the
-    // root, every body takes the serializer's read stack a second level, an array of frames it allocates per call
-    // (about 470 B of the back-end's 2 KB a request). The outcome is the list's: the same events, the same problem
-    // kinds, an element's path prefixed with its index ("$[3].type"), content after the array refused, and the same
-    // depth limit (the reader counts the array's level) — except that an element nested past it is now refused as
-    // malformed, where the list said "not an event" from its first token (BackEndPathTests, the forward-body fuzz target).
+    // root, every body takes the serializer's read stack a second level, an array of frames it allocates per call (the
+    // back-end's largest sampled allocation:
+    // docs/notebook/lean-services.md#the-back-ends-read-frames-and-the-lean-profile-isolated-2026-11-27-later). The
+    // outcome is the list's: the same events, the same problem kinds, an element's path prefixed with its index
+    // ("$[3].type"), content after the array refused, and the same depth limit (the reader counts the array's level) —
+    // except that an element nested past it is now refused as malformed, where the list said "not an event" from its
+    // first token (BackEndPathTests, the forward-body fuzz target).
     private List<IngestEvent?> ReadEventArray(ReadOnlySpan<byte> utf8Json)
     {
         var reader = new Utf8JsonReader(utf8Json, _readerOptions);

@@ -5,7 +5,8 @@ namespace Ingest.Core.Sinks;
 /// <summary>
 /// The persisted keys of the idempotency window, oldest first: a ring of (key, time) slots in arrival order and an
 /// open-addressing index of ring positions (linear probing, at most half full) to find a key. A key costs its 32-byte
-/// slot and 8–16 bytes of index — no object, no hash-set entry or queue slot of its own (those cost 72–75 B a key).
+/// slot and 8–16 bytes of index — no object, no hash-set entry or queue slot of its own (those cost more a key, and
+/// growing them left garbage in the large object heap: docs/notebook/lean-services.md#the-idempotency-window).
 /// Keys only ever leave oldest first, so the ring needs no free list, and a removed key's index entry is closed up by
 /// shifting its probe run back (no tombstones to grow the probes). Not thread-safe: the guard holds its lock.
 /// </summary>

@@ -9,20 +9,21 @@ namespace Ingest.Core.Sinks;
 /// at most <see cref="IdempotencyOptions.MaxSizedCapacity"/>; a capacity set explicitly that does not fit is refused at
 /// start-up.
 /// </summary>
-/// <remarks>The rule and why a quarter: docs/configuration.md (the <c>Idempotency</c> keys); the lab behind it: docs/results.md
-/// ("Under container limits").</remarks>
+/// <remarks>The rule and why a quarter: docs/configuration.md (the <c>Idempotency</c> keys); the lab behind it:
+/// docs/notebook/lean-services.md#under-container-limits.</remarks>
 public sealed class WindowBudget(long availableBytes)
 {
     /// <summary>Managed bytes a remembered key costs: its 32-byte slot in the ring and 8 to 16 bytes of index
-    /// (<see cref="KeyWindow"/>: the index is a power of two at least twice the ring), no object per key. Measured by
-    /// <c>WindowBudgetTests.BytesPerKeyIsNotBelowWhatAKeyCosts</c> at 42.5 B a key for the default capacity and 48 B
-    /// where the index is at its largest, and rounded up so that a small change of layout does not make the rule promise
-    /// memory the window does not have.</summary>
+    /// (<see cref="KeyWindow"/>: the index is a power of two at least twice the ring), no object per key. What a key
+    /// really costs is measured by <c>WindowBudgetTests.BytesPerKeyIsNotBelowWhatAKeyCosts</c> (at the default
+    /// capacity and where the index is at its largest), which fails should it ever exceed this; rounded up so that a
+    /// small change of layout does not make the rule promise memory the window does not have.</summary>
     public const int BytesPerKey = 50;
 
-    /// <summary>The window takes at most one part in this many of the memory: a quarter. A half (a full window of
-    /// 200,000 keys, 8.5 MB, in a 25 MB container whose GC may use 20 MB) got the Native AOT back-end OOM-killed under
-    /// load; a quarter (104,857 keys) ran it at 22 MB (docs/configuration.md).</summary>
+    /// <summary>The window takes at most one part in this many of the memory: a quarter. Why not a half: in the
+    /// smallest container the Native AOT back-end was tried in, a full default window (within a half) got it
+    /// OOM-killed under load and a quarter's ran without error, since the limit also counts what the process holds
+    /// outside the GC (docs/configuration.md#sinks-and-faults--back-end).</summary>
     public const int MemoryShare = 4;
 
     /// <summary>The memory the GC may use, in bytes.</summary>

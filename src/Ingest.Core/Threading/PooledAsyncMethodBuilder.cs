@@ -10,9 +10,10 @@ namespace Ingest.Core.Threading;
 /// </summary>
 /// <remarks>
 /// Every layer of an async call chain that suspends boxes its state machine on the heap, once per call: on the fast path
-/// that is eight boxes, 1.4 KB of the front-end's 3.4 KB allocated per request (results.md, "Boxes kept for the
-/// requests in flight"). The runtime's <see cref="PoolingAsyncValueTaskMethodBuilder{TResult}"/> keeps one box per
-/// thread and one per core, so with fifty requests in flight on a loop thread nearly every call still allocates. This
+/// that is eight boxes a request, the largest share of what the front-end allocated
+/// (docs/notebook/lean-services.md#boxes-kept-for-the-requests-in-flight-2026-11-27). The runtime's
+/// <see cref="PoolingAsyncValueTaskMethodBuilder{TResult}"/> keeps one box per thread and one per core, so with fifty
+/// requests in flight on a loop thread nearly every call still allocates. This
 /// builder keeps up to <see cref="CachedPerThread"/> boxes per thread and state machine type: a box is taken when its
 /// method first suspends and given back when its caller reads the result, on the same loop thread when the transport
 /// runs inline. Semantics are the runtime builder's: the execution context is captured at each suspension and restored

@@ -5,13 +5,13 @@ using System.Text;
 namespace Ingest.Hosting.Metrics;
 
 /// <summary>
-/// Everything recorded for one Prometheus metric name: a series per label set. Recording a measurement first
-/// compares its tags with the thread's previous label set of this family (the usual case: the same set again);
-/// otherwise it renders them into a thread-local buffer and finds the series by that text without allocating, so
-/// only a label set seen for the first time costs a string. The lookup text keeps tag names as the instrument wrote them
-/// (copied, not checked character by character: this runs for every measurement of every request, and a
-/// profile of the front-end under load found 6% of its CPU here when it sanitized each name each time); the
-/// Prometheus label names are made once, when a series is created.
+/// Everything recorded for one Prometheus metric name: a series per label set. Recording a measurement first compares
+/// its tags with the thread's previous label set of this family (the usual case: the same set again); otherwise it
+/// renders them into a thread-local buffer and finds the series by that text without allocating, so only a label set
+/// seen for the first time costs a string. The lookup text keeps tag names as the instrument wrote them (copied, not
+/// checked character by character: this runs for every measurement of every request, and when it sanitized each name
+/// each time the metrics aggregation was our own code's largest item in a profile of the front-end under load:
+/// docs/notebook/classic.md#where-the-time-goes); the Prometheus label names are made once, when a series is created.
 /// </summary>
 internal sealed class MetricFamily
 {
@@ -83,8 +83,8 @@ internal sealed class MetricFamily
 
     /// <summary>The series of <paramref name="tags"/>. A thread's measurements of one instrument mostly repeat the label set
     /// of its previous one (every request of a route answered alike), so that set is kept per thread and compared tag by
-    /// tag first: cheaper than rendering and hashing it (a profile of the front-end under load put the render and the
-    /// lookup at 3-5% of its CPU).</summary>
+    /// tag first: cheaper than rendering and hashing it (the render and the lookup stood out in a profile of the
+    /// front-end under load: docs/notebook/benchmarkdotnet.md#metrics-exporters).</summary>
     private MetricSeries Find(ReadOnlySpan<KeyValuePair<string, object?>> tags)
     {
         var lastSeen = t_lastSeen;

@@ -9,12 +9,12 @@ namespace Ingest.Hosting.Minimal;
 
 /// <summary>The contract as minimal API endpoints: routing, parameter binding, handlers returning <see cref="IResult"/>.
 /// The ingest routes take their (singleton) handler from the container once, on their first request: a parameter bound
-/// from DI is resolved from the request's services, which opens a service scope per request (four objects, about
-/// 200 bytes on every request; results.md, "Boxes kept for the requests in flight"). Not when mapped: that would build
-/// the handler, and validate its options, before the host's start-up validation can report a bad setting. Each route
-/// is mapped with the methods <see cref="Routes"/> gives it, the handler written at the call: the request delegate
-/// generator (on for every build, JIT and Native AOT: Ingest.Hosting.csproj) resolves only a lambda or method group
-/// there, not a <see cref="Delegate"/> passed on.</summary>
+/// from DI is resolved from the request's services, which opens a service scope on every request (allocations the fast
+/// path is kept free of: docs/notebook/lean-services.md#boxes-kept-for-the-requests-in-flight-2026-11-27). Not when
+/// mapped: that would build the handler, and validate its options, before the host's start-up validation can report a
+/// bad setting. Each route is mapped with the methods <see cref="Routes"/> gives it, the handler written at the call:
+/// the request delegate generator (on for every build, JIT and Native AOT: Ingest.Hosting.csproj) resolves only a
+/// lambda or method group there, not a <see cref="Delegate"/> passed on.</summary>
 internal static class MinimalApi
 {
     public static void MapFrontEnd(IEndpointRouteBuilder app)

@@ -16,8 +16,9 @@ namespace Ingest.Core.Forwarding.Direct;
 /// <remarks>
 /// The forward's resilience is the one the HttpClient strategies get from <see cref="BackEndResilience"/>, from the
 /// same options, kept here in the forward's own loop instead of four nested Polly strategies (their async layers,
-/// two timers per forward and their allocations cost a sixth of the front-end's CPU per request): every attempt
-/// carries the forward's Idempotency-Key (and the shared key); the forward's deadline
+/// two timers per forward and their allocations cost the front-end CPU on every request:
+/// docs/notebook/fast-path.md#the-forward-without-polly-2026-11-26): every attempt carries the forward's
+/// Idempotency-Key (and the shared key); the forward's deadline
 /// (<see cref="ForwardingOptions.TimeoutMilliseconds"/>) and each attempt's
 /// (<see cref="ForwardingOptions.AttemptTimeoutMilliseconds"/>, never past the forward's) are kept by one sweep of the
 /// open connections every <see cref="SweepPeriod"/> (a twentieth of the shorter deadline, 5 to 100 ms), which cancels an

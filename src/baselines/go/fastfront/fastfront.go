@@ -309,8 +309,8 @@ func (f *FrontEnd) forward(body []byte) *contract.Problem {
 // WriteTimeout (the -timeout-ms) bound the exchange through the connection's deadlines, and its MaxConnWaitTimeout
 // the wait for a connection. fasthttp 1.31's DoDeadline ran every forward on a goroutine of its own with a copy of
 // the request and a timer (its maintainers recommend Do with these timeouts, valyala/fasthttp#1072; releases after
-// valyala/fasthttp#1346 do the same inside DoDeadline): 2.7 µs of CPU, four objects and 0.1 context switches per request here
-// (docs/results.md, "The Go baselines").
+// valyala/fasthttp#1346 do the same inside DoDeadline): a thread hop, objects and context switches on every request
+// (docs/notebook/go-baselines.md).
 func (f *FrontEnd) send(b *backEnd, body []byte) *contract.Problem {
 	req := fasthttp.AcquireRequest()
 	resp := fasthttp.AcquireResponse()

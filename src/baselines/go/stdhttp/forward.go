@@ -32,8 +32,8 @@ type forwarder struct {
 // target is a back-end with its forward request prepared once: method, parsed URL, host and headers. Each forward
 // is a shallow copy of it with its own context and body; the URL and the header map are shared, read-only (a
 // RoundTripper must not modify a request). http.NewRequest per forward parsed the URL again and built the header
-// map: 2% of the front-end's CPU and four allocations per request in the profile (docs/results.md, "The Go
-// baselines").
+// map on every request, which showed in the front-end's CPU and allocation profiles
+// (docs/notebook/go-baselines.md).
 type target struct {
 	service.BackEndTarget
 	template *http.Request
@@ -111,8 +111,9 @@ func (f *forwarder) forward(ctx context.Context, body []byte) *contract.Problem 
 
 // send posts body to one back-end through the transport itself, not an http.Client: the client's only work
 // here would be redirects, which the contract answers as 502 (.NET's AllowAutoRedirect = false), and per
-// request it cloned the headers for them and set up its own deadline machinery — 11% of the front-end's bytes
-// allocated in the profile. A 3xx is an answer other than 2xx, hence 502, exactly as before.
+// request it cloned the headers for them and set up its own deadline machinery, a large share of the front-end's
+// bytes allocated in the profile (docs/notebook/go-baselines.md). A 3xx is an answer other than 2xx, hence 502,
+// exactly as before.
 func (f *forwarder) send(ctx context.Context, t *target, body []byte) *contract.Problem {
 	p := f.call(ctx, t, body)
 	f.counts.forwarded(p)
