@@ -60,8 +60,8 @@ internal static class ScenarioCatalogue
     private const int ValuesConnections = 125;
 
     /// <summary>Time for the thread pool to grow a thread per blocked request at 50 connections, so the blocking
-    /// strategy is measured in its steady state, as in 2016. Measured on 2 cores: no response at all for 8 s, the
-    /// plateau from 13 s; the adaptive warm-up goes on from here while it still rises.</summary>
+    /// strategy is measured in its steady state, as in 2016: on 2 cores it answers nothing for several seconds and reaches
+    /// its plateau only after that (docs/notebook/classic.md); the adaptive warm-up goes on from here while it still rises.</summary>
     private static readonly TimeSpan BlockingWarmup = TimeSpan.FromSeconds(15);
 
     private static readonly (string Key, string Value) Gen0Budget1Mb = ("DOTNET_GCgen0size", "100000");
@@ -71,8 +71,8 @@ internal static class ScenarioCatalogue
     /// a 64 MB gen0 budget (hexadecimal), so a gen0 collection does not promote every request in flight into gen1, and
     /// 1024 arrays per size and core in the shared ArrayPool instead of 32, so the buffers rented per request (ours and
     /// the framework's) are not dropped and allocated anew when more than 32 per core are out at once.
-    /// Measured at 300 connections (results.md#fast): 12.8 -> 9.8 KB allocated per request, gen1 collections 343 -> 1
-    /// and GC pauses 9.7% -> 2.5% of the time, for about 40 MB more resident memory per service.
+    /// At 300 connections it buys fewer bytes allocated a request, almost no gen1 collections and shorter GC pauses, for
+    /// more resident memory per service (docs/notebook/fast-path.md#what-the-300-connections-cost).
     /// </summary>
     public static readonly (string Key, string Value)[] SizedForInFlight =
     [
@@ -85,14 +85,14 @@ internal static class ScenarioCatalogue
     private static readonly (string Key, string Value) NonConcurrent = ("DOTNET_gcConcurrent", "0");
 
     /// <summary>The lean profile (docs/configuration.md#lean-profile): an 8 MB gen0 budget (hexadecimal; the default follows
-    /// the CPU's cache size). Measured (results.md#lean-services): the budget is what the heap grows by under load, and
-    /// below about 6 MB a gen0 collection catches the requests in flight and promotes them (2 MB: a gen1 collection for
-    /// every second gen0 and 7.6% of the time in GC pauses, for no less memory than 8 MB); the background GC off and the
-    /// GC's conserve-memory mode bought nothing measurable here, so they are not in it. 1 MB regions (the default is 4 MB
-    /// without a memory limit) leave less committed room around each generation: 1.3–1.6 MB less for a Native AOT
-    /// service, 3–7 MB for a JIT front-end, at the same throughput. Two seconds into serving, the service pages out what
-    /// it still maps of its program file (Memory:ReleaseStartupPagesAfterSeconds, here through the environment): a
-    /// Native AOT service's start-up-only code and compressed type data, about 4 MB (results.md#code-laid-out-by-a-trace).</summary>
+    /// the CPU's cache size). The budget is what the heap grows by under load, and a much smaller one lets a gen0
+    /// collection catch the requests in flight and promote them, for no less memory; the background GC off and the GC's
+    /// conserve-memory mode bought nothing measurable here, so they are not in it
+    /// (docs/notebook/lean-services.md#where-the-memory-goes-accounted). 1 MB regions (the default is 4 MB without a memory
+    /// limit) leave less committed room around each generation at the same throughput. Two seconds into serving, the
+    /// service pages out what it still maps of its program file (Memory:ReleaseStartupPagesAfterSeconds, here through the
+    /// environment): a Native AOT service's start-up-only code and compressed type data
+    /// (docs/notebook/lean-services.md#the-programs-own-pages-code-laid-out-by-a-trace-start-up-pages-given-back).</summary>
     public static readonly (string Key, string Value)[] Lean =
     [
         ("DOTNET_GCgen0size", "800000"),

@@ -1,0 +1,90 @@
+using Ingest.Lab.Catalogue;
+using Ingest.Lab.Report;
+using Ingest.Lab.Results;
+using Ingest.LoadGen;
+using Ingest.Testing.Browser;
+using Microsoft.Playwright;
+
+namespace Ingest.Lab.Tests;
+
+/// <summary>
+/// report.html as a person sees it, in Debian's Chromium: the answer comes first (the verdicts and their chart, before how
+/// the run was measured), bars are coloured by stack, and each set's rows are grouped by connection count. The run is
+/// made up (no service starts): what is checked is the page, not the figures.
+/// </summary>
+public sealed class ReportBrowserTests
+{
+    private static readonly LossCheck Nothing = new(1, 0, 1);
+
+    [ChromiumFact]
+    public async Task TheReportOpensWithTheVerdictsAndColoursEachStackAlike()
+    {
+        // In catalogue order the c300 row comes between two c50 rows; the report groups them.
+        IReadOnlyList<ScenarioResult> scenarios =
+        [
+            Row("aspnet-fastest-c50", "DotNet", 50, 30_000, 30_500, 29_800, 30_200),
+            Row("aspnet-fastest-c300", "DotNet", 300, 28_000, 28_400, 27_900, 28_100),
+            Row("go-fasthttp-c50", "GoFastHttp", 50, 20_000, 20_300, 19_900, 20_100),
+            Row("go-fasthttp-c300", "GoFastHttp", 300, 29_000, 27_000, 30_000, 28_500),
+        ];
+        var file = Path.Combine(Directory.CreateTempSubdirectory("ingest-report-").FullName, "report.html");
+        await File.WriteAllTextAsync(file, HtmlReport.Write(Report(scenarios)));
+
+        using var playwright = await Playwright.CreateAsync();
+        await using var browser = await playwright.Chromium.LaunchAsync(new() { ExecutablePath = Chromium.Path, Headless = true, Args = Chromium.Arguments });
+        var page = await browser.NewPageAsync(new() { ViewportSize = new() { Width = 1100, Height = 900 } });
+        await page.GotoAsync(new Uri(file).AbsoluteUri);
+
+        // The answer first: the first section is the verdicts, above how the run was measured, and on the first screen.
+        Assert.Equal("The answer", await page.Locator("h2").First.InnerTextAsync());
+        var verdicts = page.Locator("table.verdicts");
+        var measured = page.Locator("h2", new() { HasText = "How it was measured" });
+        Assert.True((await verdicts.BoundingBoxAsync())!.Y < (await measured.BoundingBoxAsync())!.Y);
+        Assert.True((await verdicts.BoundingBoxAsync())!.Y < 900);
+        Assert.Equal("ahead", await verdicts.Locator("tr", new() { HasText = "aspnet-fastest-c50" }).Locator("td").Last.InnerTextAsync());
+        Assert.Equal("level", await verdicts.Locator("tr", new() { HasText = "aspnet-fastest-c300" }).Locator("td").Last.InnerTextAsync());
+        Assert.Equal(2, await page.Locator("figure").First.Locator("circle").CountAsync());
+
+        // Bars by stack: both .NET rows in .NET's colour, both Go rows in Go's.
+        var rpsBars = page.Locator("figure", new() { HasText = "Requests per second (median" }).Locator("rect[fill]");
+        var fills = new List<string>();
+        for (var i = 0; i < await rpsBars.CountAsync(); i++)
+        {
+            fills.Add((await rpsBars.Nth(i).GetAttributeAsync("fill"))!);
+        }
+
+        Assert.Equal([Stacks.Colors[".NET"], Stacks.Colors["Go"], Stacks.Colors[".NET"], Stacks.Colors["Go"]], fills);
+
+        // Grouped by connections: the set's table lists both c50 rows, then both c300 rows.
+        var names = await page.Locator("h2:has-text('headline') + table tr td:first-child").AllInnerTextsAsync();
+        Assert.Equal(["aspnet-fastest-c50", "go-fasthttp-c50", "aspnet-fastest-c300", "go-fasthttp-c300"], names);
+    }
+
+    private static ScenarioResult Row(string name, string frontEnd, int connections, params double[] rps) =>
+        MadeUp.Result(ScenarioCatalogue.HeadlineSet, name, frontEnd, connections, ScenarioStatus.Passed, Nothing, rps);
+
+    private static RunReport Report(IReadOnlyList<ScenarioResult> scenarios) => new()
+    {
+        RunId = "20261128-000000",
+        StartedAt = DateTimeOffset.UnixEpoch,
+        Command = "Ingest.Lab",
+        Machine = new MachineInfo
+        {
+            Host = "test",
+            CpuModel = "a CPU",
+            Cores = 2,
+            MemoryBytes = 1L << 30,
+            Kernel = "6.1",
+            Os = "Linux",
+            DotNet = ".NET 10",
+            DotNetSdk = null,
+            Go = null,
+            Wrk = null,
+            Nginx = null,
+            Caddy = null,
+            LoadAverage = 0,
+        },
+        Settings = new RunSettings([ScenarioCatalogue.HeadlineSet], 2, 3, 20, 3, "not pinned", false, "one machine", Rounds: 2),
+        Scenarios = scenarios,
+    };
+}
