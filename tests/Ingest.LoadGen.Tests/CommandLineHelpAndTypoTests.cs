@@ -67,49 +67,33 @@ public sealed class CommandLineHelpAndTypoTests
     public void TheFlagsTheLabPassesParseAsTheyDid()
     {
         // benchmarks/Ingest.Lab/Running/LoadGenDriver.cs: a measured phase, open loop, pinned to one CPU.
-        var body = Path.GetTempFileName();
-        try
-        {
-            var command = CommandLine.Parse(
-            [
-                "--url", "http://127.0.0.1:5000/ingest/event", "-c", "50", "--pipeline", "1", "-d", "3s", "--warmup", "0", "--timeout", "10s",
-                "--json", "phase.json", "--body", body, "--content-type", "application/json", "--requests", "500", "--rate", "1234.5", "-t", "1",
-            ]);
+        var (command, body) = ParseWithABodyFile(body =>
+        [
+            "--url", "http://127.0.0.1:5000/ingest/event", "-c", "50", "--pipeline", "1", "-d", "3s", "--warmup", "0", "--timeout", "10s",
+            "--json", "phase.json", "--body", body, "--content-type", "application/json", "--requests", "500", "--rate", "1234.5", "-t", "1",
+        ]);
 
-            Assert.Empty(command.Errors);
-            var o = command.Options;
-            Assert.Equal((50, 1, TimeSpan.FromSeconds(3), TimeSpan.Zero, TimeSpan.FromSeconds(10)), (o.Connections, o.Pipeline, o.Duration, o.Warmup, o.Timeout));
-            Assert.Equal(("phase.json", "application/json", 500L, 1234.5, 1), (command.JsonPath, o.ContentType, o.MaxRequests, o.Rate, o.Threads));
-            Assert.Equal([body], o.BodyFiles);
-        }
-        finally
-        {
-            File.Delete(body);
-        }
+        Assert.Empty(command.Errors);
+        var o = command.Options;
+        Assert.Equal((50, 1, TimeSpan.FromSeconds(3), TimeSpan.Zero, TimeSpan.FromSeconds(10)), (o.Connections, o.Pipeline, o.Duration, o.Warmup, o.Timeout));
+        Assert.Equal(("phase.json", "application/json", 500L, 1234.5, 1), (command.JsonPath, o.ContentType, o.MaxRequests, o.Rate, o.Threads));
+        Assert.Equal([body], o.BodyFiles);
     }
 
     [Fact]
     public void TheFlagsCrankPassesParseAsTheyDid()
     {
         // crank/ingest.benchmarks.yml, job ingest-loadgen, with a payload and a back-end to check.
-        var body = Path.GetTempFileName();
-        try
-        {
-            var command = CommandLine.Parse(
-            [
-                "--url", "http://10.0.0.1:5000/ingest/event", "-c", "256", "--pipeline", "1", "--warmup", "3s", "--warmup-limit", "30s", "-d", "15s",
-                "--body", body, "--content-type", "application/json", "--loss-check", "http://10.0.0.2:5001", "--events-per-request", "100", "--crank",
-            ]);
+        var (command, _) = ParseWithABodyFile(body =>
+        [
+            "--url", "http://10.0.0.1:5000/ingest/event", "-c", "256", "--pipeline", "1", "--warmup", "3s", "--warmup-limit", "30s", "-d", "15s",
+            "--body", body, "--content-type", "application/json", "--loss-check", "http://10.0.0.2:5001", "--events-per-request", "100", "--crank",
+        ]);
 
-            Assert.Empty(command.Errors);
-            var o = command.Options;
-            Assert.Equal((256, TimeSpan.FromSeconds(3), TimeSpan.FromSeconds(30), TimeSpan.FromSeconds(15)), (o.Connections, o.Warmup, o.WarmupLimit, o.Duration));
-            Assert.Equal((new Uri("http://10.0.0.2:5001"), 100, true), (command.LossCheck, command.EventsPerRequest, command.Crank));
-        }
-        finally
-        {
-            File.Delete(body);
-        }
+        Assert.Empty(command.Errors);
+        var o = command.Options;
+        Assert.Equal((256, TimeSpan.FromSeconds(3), TimeSpan.FromSeconds(30), TimeSpan.FromSeconds(15)), (o.Connections, o.Warmup, o.WarmupLimit, o.Duration));
+        Assert.Equal((new Uri("http://10.0.0.2:5001"), 100, true), (command.LossCheck, command.EventsPerRequest, command.Crank));
     }
 
     [Fact]
@@ -123,6 +107,21 @@ public sealed class CommandLineHelpAndTypoTests
             (o.Connections, o.Pipeline, o.Duration, o.Warmup, o.MaxRequests, o.Timeout));
         Assert.Equal((null, null, null, null), (o.WarmupLimit, o.Method, o.ContentType, command.LossCheck));
         Assert.Equal((false, (string?)null, ParsedCommand.DefaultEventsPerRequest), (command.Crank, command.JsonPath, command.EventsPerRequest));
+    }
+
+    /// <summary>Parses the command line <paramref name="args"/> makes around a body file, which exists while it is
+    /// parsed (the options' check looks for it).</summary>
+    private static (ParsedCommand Command, string Body) ParseWithABodyFile(Func<string, string[]> args)
+    {
+        var body = Path.GetTempFileName();
+        try
+        {
+            return (CommandLine.Parse(args(body)), body);
+        }
+        finally
+        {
+            File.Delete(body);
+        }
     }
 
     private static async Task<(int Code, string Output, string Error)> RunAsync(params string[] args)
