@@ -1,8 +1,7 @@
-using System.Globalization;
-
 namespace Ingest.Lab;
 
-/// <summary>What a <c>run</c> was asked to do. Parsed from the command line; every problem names its flag.</summary>
+/// <summary>What a <c>run</c> was asked to do: the chosen sets' plan with the flags given on the command line
+/// (<see cref="From"/>). Every problem names its flag.</summary>
 internal sealed record LabOptions
 {
     public IReadOnlyList<string> Sets { get; init; } = [Catalogue.ScenarioCatalogue.DefaultSet];
@@ -91,6 +90,48 @@ internal sealed record LabOptions
     /// <summary>Enough requests to reach every connection of the widest smoke scenario (256) and to count a loss.</summary>
     private const int SmokeRequests = 500;
 
+    /// <summary>Parses the flags of a <c>run</c> (without the word <c>run</c>) on the lab's command line
+    /// (<see cref="Cli.RunSymbols"/>): first what the parser refuses, then what <see cref="Problems"/> finds in the
+    /// options they make.</summary>
+    public static (LabOptions? Options, IReadOnlyList<string> Errors) Parse(IReadOnlyList<string> args) => Cli.RunSymbols.Parse(args);
+
+    /// <summary>
+    /// Where the chosen sets' plan meets the flags that were given: the one place a run's options are made. Every flag
+    /// that was given wins; every one that was not takes the plan's value (<see cref="PlanFor"/>).
+    /// </summary>
+    public static LabOptions From(IReadOnlyList<string> sets, LabFlags given)
+    {
+        var plan = PlanFor(sets, given.Smoke);
+        return plan with
+        {
+            Sets = sets,
+            Smoke = given.Smoke,
+            Filter = given.Filter ?? plan.Filter,
+            Repeats = given.Repeats ?? plan.Repeats,
+            // The memory search runs each scenario several times itself: one round, whatever the plan, unless asked.
+            Rounds = given.Rounds ?? (given.FitMemory ? 1 : plan.Rounds),
+            KeepServices = plan.KeepServices && !given.FitMemory,
+            Warmup = given.Warmup ?? plan.Warmup,
+            WarmupLimit = given.WarmupLimit ?? plan.WarmupLimit,
+            Duration = given.Duration ?? plan.Duration,
+            Requests = given.Requests ?? plan.Requests,
+            Training = given.Training ?? plan.Training,
+            Pin = given.Pin || plan.Pin,
+            Wrk = given.Wrk || plan.Wrk,
+            Prometheus = given.Prometheus || plan.Prometheus,
+            Install = plan.Install && !given.NoInstall,
+            Limits = given.Limits ?? plan.Limits,
+            FitMemory = given.FitMemory || plan.FitMemory,
+            Output = given.Output ?? plan.Output,
+        };
+    }
+
+    /// <summary>What a run of <paramref name="sets"/> does when no flag says otherwise (<c>list</c> shows it per set): the
+    /// sets' plan (<see cref="Catalogue.ScenarioCatalogue.PlanFor"/>: the headline's own, else the standard one), or
+    /// <see cref="SmokeDefaults"/> with <c>--smoke</c>.</summary>
+    public static LabOptions PlanFor(IReadOnlyList<string> sets, bool smoke) =>
+        smoke ? SmokeDefaults : FromPlan(sets, Catalogue.ScenarioCatalogue.PlanFor(sets));
+
     /// <summary>A run with <paramref name="plan"/>'s rounds, repeats, durations and warm-up, for <paramref name="sets"/>.</summary>
     public static LabOptions FromPlan(IReadOnlyList<string> sets, Catalogue.RunPlan plan) => new()
     {
@@ -104,152 +145,17 @@ internal sealed record LabOptions
         Rewarm = plan.Rewarm,
     };
 
-    public static (LabOptions? Options, IReadOnlyList<string> Errors) Parse(IReadOnlyList<string> args)
+
+    /// <summary>What is wrong with these options as a whole, each problem naming the flag to change; empty when they
+    /// can run.</summary>
+    public IReadOnlyList<string> Problems()
     {
-        var errors = new List<string>();
-        // --smoke sets the defaults the other flags start from, wherever it stands: `--duration 2 --smoke` keeps 2 s.
-        // The chosen sets' plan is where the other flags start from (the headline set has its own).
-        var at = Math.Max(IndexOf(args, "--set"), IndexOf(args, "--sets"));
-        IReadOnlyList<string> chosen = at >= 0 && at + 1 < args.Count ? args[at + 1].Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries) : [Catalogue.ScenarioCatalogue.DefaultSet];
-        var options = args.Contains("--smoke") ? SmokeDefaults : FromPlan(chosen, Catalogue.ScenarioCatalogue.PlanFor(chosen));
-        for (var i = 0; i < args.Count; i++)
+        var problems = new List<string>();
+        if (Rounds > 1 && FitMemory)
         {
-            string Value()
-            {
-                if (i + 1 < args.Count)
-                {
-                    return args[++i];
-                }
-
-                errors.Add($"{args[i]} needs a value.");
-                return "";
-            }
-
-            switch (args[i])
-            {
-                case "--set":
-                case "--sets":
-                    var sets = Value().Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
-                    options = options with { Sets = sets.Contains(Catalogue.ScenarioCatalogue.AllSets) ? Catalogue.ScenarioCatalogue.Sets : sets };
-                    break;
-                case "--smoke":
-                    break; // applied before the loop
-                case "--filter":
-                    options = options with { Filter = Value() };
-                    break;
-                case "--repeat":
-                case "--repeats":
-                    options = options with { Repeats = PositiveInt(args[i], Value(), errors) };
-                    break;
-                case "--rounds":
-                    options = options with { Rounds = PositiveInt(args[i], Value(), errors) };
-                    break;
-                case "--warmup":
-                    options = options with { Warmup = Seconds(args[i], Value(), errors, allowZero: true) };
-                    break;
-                case "--warmup-limit":
-                    options = options with { WarmupLimit = Seconds(args[i], Value(), errors, allowZero: true) };
-                    break;
-                case "--duration":
-                    options = options with { Duration = Seconds(args[i], Value(), errors, allowZero: false) };
-                    break;
-                case "--training":
-                    options = options with { Training = Seconds(args[i], Value(), errors, allowZero: false) };
-                    break;
-                case "--requests":
-                    options = options with { Requests = PositiveInt(args[i], Value(), errors) };
-                    break;
-                case "--pin":
-                    options = options with { Pin = true };
-                    break;
-                case "--wrk":
-                    options = options with { Wrk = true };
-                    break;
-                case "--prometheus":
-                    options = options with { Prometheus = true };
-                    break;
-                case "--no-install":
-                    options = options with { Install = false };
-                    break;
-                case "--limit":
-                    var limits = Running.ServiceLimits.Parse(Value(), out var limitError);
-                    if (limits is null)
-                    {
-                        errors.Add(limitError!);
-                    }
-                    else
-                    {
-                        options = options with { Limits = limits };
-                    }
-
-                    break;
-                case "--fit-memory":
-                    options = options with { FitMemory = true };
-                    break;
-                case "--output":
-                    options = options with { Output = Value() };
-                    break;
-                default:
-                    errors.Add($"Unknown option '{args[i]}'.");
-                    break;
-            }
+            problems.Add("--rounds cannot be combined with --fit-memory: the memory search already runs each scenario several times, against its own first measurement.");
         }
 
-        if (options.FitMemory && !args.Contains("--rounds"))
-        {
-            // The memory search runs each scenario several times itself: one round, whatever the set's plan.
-            options = options with { Rounds = 1, KeepServices = false };
-        }
-
-        if (options.Rounds > 1 && options.FitMemory)
-        {
-            errors.Add("--rounds cannot be combined with --fit-memory: the memory search already runs each scenario several times, against its own first measurement.");
-        }
-
-        foreach (var set in options.Sets)
-        {
-            if (!Catalogue.ScenarioCatalogue.Sets.Contains(set))
-            {
-                errors.Add($"--set: unknown scenario set '{set}'. Known sets: {string.Join(", ", Catalogue.ScenarioCatalogue.Sets)}, or {Catalogue.ScenarioCatalogue.AllSets} (see 'list').");
-            }
-        }
-
-        return (errors.Count == 0 ? options : null, errors);
-    }
-
-    private static int IndexOf(IReadOnlyList<string> args, string flag)
-    {
-        for (var i = args.Count - 1; i >= 0; i--)
-        {
-            if (args[i] == flag)
-            {
-                return i;
-            }
-        }
-
-        return -1;
-    }
-
-    private static int PositiveInt(string flag, string text, List<string> errors)
-    {
-        if (int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var value) && value > 0)
-        {
-            return value;
-        }
-
-        errors.Add($"{flag} expects a whole number above 0; got '{text}'.");
-        return 1;
-    }
-
-    private static TimeSpan Seconds(string flag, string text, List<string> errors, bool allowZero)
-    {
-        var number = text.EndsWith('s') ? text[..^1] : text;
-        if (double.TryParse(number, NumberStyles.Float, CultureInfo.InvariantCulture, out var seconds) && (seconds > 0 || (allowZero && seconds == 0)) && seconds <= 3600)
-        {
-            return TimeSpan.FromSeconds(seconds);
-        }
-
-        errors.Add($"{flag} expects seconds{(allowZero ? " (0 or more)" : " above 0")}, at most 3600, e.g. 5 or 5s; got '{text}'.");
-        return TimeSpan.FromSeconds(1);
+        return problems;
     }
 }

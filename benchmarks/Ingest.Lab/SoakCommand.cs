@@ -35,10 +35,9 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
     private static readonly TimeSpan WarmUpLimit = TimeSpan.FromSeconds(30);
     private static readonly JsonSerializerOptions Indented = new() { WriteIndented = true, PropertyNamingPolicy = JsonNamingPolicy.CamelCase };
 
-    /// <summary>Soaks the .NET flow (with the lean profile when <paramref name="lean"/>, both services Native AOT when
-    /// <paramref name="aot"/>, both published trimmed on the JIT when <paramref name="trimmed"/>), then each of
-    /// <paramref name="against"/> at the same rate; 0 when every soak held.</summary>
-    public async Task<int> RunAsync(double minutes, double ratePercent, IReadOnlyList<string> against, bool lean, bool aot, bool trimmed, CancellationToken cancellationToken)
+    /// <summary>Soaks the .NET flow (with the lean profile, Native AOT or trimmed as <paramref name="options"/> say), then
+    /// each of their <see cref="SoakOptions.Against"/> stacks at the same rate; 0 when every soak held.</summary>
+    public async Task<int> RunAsync(SoakOptions options, CancellationToken cancellationToken)
     {
         var machine = await MachineInfo.ReadAsync(cancellationToken);
         var folder = Path.Combine(layout.Results, DateTimeOffset.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture) + "-soak");
@@ -48,26 +47,26 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
         var driver = new LoadGenDriver(artifacts.LoadGeneratorAsync);
         var classic = ScenarioCatalogue.InSet("classic");
         var dotNet = ScenarioCatalogue.InSet("smoke")[0] with { Load = new LoadSpec("/ingest/event", PayloadKind.Classic, 50) };
-        if (lean)
+        if (options.Lean)
         {
             dotNet = EachService(dotNet, spec => spec.WithEnvironment(ScenarioCatalogue.Lean));
             output.WriteLine("Soak of the lean profile: " + string.Join(" ", ScenarioCatalogue.Lean.Select(e => $"{e.Key}={e.Value}")));
         }
 
-        if (aot)
+        if (options.Aot)
         {
             dotNet = EachService(dotNet, spec => spec with { NativeAot = true });
             output.WriteLine("Soak of Native AOT builds of both services");
         }
 
-        if (trimmed)
+        if (options.Trimmed)
         {
             dotNet = EachService(dotNet, spec => spec with { Trimmed = true });
             output.WriteLine("Soak of trimmed, self-contained JIT builds of both services");
         }
 
         var stacks = new List<(string Name, Scenario Scenario)> { (DotNetStack, dotNet) };
-        stacks.AddRange(against.Select(name => (name, classic.First(s => s.Name == GoStacks[name]))));
+        stacks.AddRange(options.Against.Select(name => (name, classic.First(s => s.Name == GoStacks[name]))));
 
         double? rate = null;
         var passed = true;
@@ -79,7 +78,7 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
             output.WriteLine($"Soak {name}: {scenario.Title}");
             try
             {
-                var soak = await SoakAsync(name, WithGoGcTrace(scenario), driver, artifacts, stackFolder, minutes, ratePercent, rate, cancellationToken);
+                var soak = await SoakAsync(name, WithGoGcTrace(scenario), driver, artifacts, stackFolder, options.Minutes, options.RatePercent, rate, cancellationToken);
                 rate ??= soak.Rate;
                 passed &= soak.Verdict.Passed;
                 soaks.Add(soak);
@@ -89,7 +88,7 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
                 output.WriteLine($"  skipped: {ex.Message}");
             }
 
-            await File.WriteAllTextAsync(Path.Combine(folder, "soak-result.json"), JsonSerializer.Serialize(new { machine, minutes, ratePercent, lean, rate, stacks = soaks }, Indented), cancellationToken);
+            await File.WriteAllTextAsync(Path.Combine(folder, "soak-result.json"), JsonSerializer.Serialize(new { machine, minutes = options.Minutes, ratePercent = options.RatePercent, lean = options.Lean, rate, stacks = soaks }, Indented), cancellationToken);
         }
 
         output.WriteLine(Table(soaks));
@@ -202,22 +201,11 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
         return text.ToString();
     }
 
-    /// <summary>The stacks of <c>--against</c> (every Go stack when it is not given; none for <c>none</c>); null when a
-    /// name is not one of <see cref="GoStacks"/>.</summary>
-    internal static IReadOnlyList<string>? ParseAgainst(string[] arguments)
+    /// <summary>The stacks <c>--against</c> names: a comma-separated list of <see cref="GoStacks"/>, or none for
+    /// <c>none</c>; null when a name is not one of them.</summary>
+    internal static IReadOnlyList<string>? ParseAgainst(string text)
     {
-        var at = Array.IndexOf(arguments, "--against");
-        if (at < 0)
-        {
-            return [.. GoStacks.Keys];
-        }
-
-        if (at + 1 >= arguments.Length)
-        {
-            return null;
-        }
-
-        var names = arguments[at + 1].Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+        var names = text.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
         if (names is ["none"])
         {
             return [];

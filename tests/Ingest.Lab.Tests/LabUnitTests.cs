@@ -141,7 +141,7 @@ public sealed class LabUnitTests
     [InlineData(new[] { "--set", "nope" }, "--set: unknown scenario set 'nope'")]
     [InlineData(new[] { "--repeat", "0" }, "--repeat expects a whole number above 0")]
     [InlineData(new[] { "--duration", "0" }, "--duration expects seconds above 0")]
-    [InlineData(new[] { "--bogus" }, "Unknown option '--bogus'")]
+    [InlineData(new[] { "--bogus" }, "Unrecognized command or argument '--bogus'")]
     [InlineData(new[] { "--limit", "memory=12" }, "--limit: 'memory=12' is not memory=")]
     [InlineData(new[] { "--limit", "cpus=0" }, "--limit: 'cpus=0' is not")]
     [InlineData(new[] { "--limit", "disk=1G" }, "--limit: 'disk=1G' is not")]

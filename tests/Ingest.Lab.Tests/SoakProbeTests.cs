@@ -60,11 +60,11 @@ public sealed class SoakProbeTests
     [Fact]
     public void TheSoakRunsAgainstEveryGoStackUnlessToldOtherwise()
     {
-        Assert.Equal(["go-nethttp", "go-fasthttp"], SoakCommand.ParseAgainst(["--minutes", "1"]));
-        Assert.Equal(["go-fasthttp"], SoakCommand.ParseAgainst(["--against", "go-fasthttp"]));
-        Assert.Empty(SoakCommand.ParseAgainst(["--against", "none"])!);
-        Assert.Null(SoakCommand.ParseAgainst(["--against", "go-gin"]));
-        Assert.Null(SoakCommand.ParseAgainst(["--against"]));
+        Assert.Equal(["go-nethttp", "go-fasthttp"], SoakOptions.Parse(["--minutes", "1"]).Options!.Against);
+        Assert.Equal(["go-fasthttp"], SoakCommand.ParseAgainst("go-fasthttp"));
+        Assert.Empty(SoakCommand.ParseAgainst("none")!);
+        Assert.Null(SoakCommand.ParseAgainst("go-gin"));
+        Assert.Equal(["Required argument missing for option: '--against'."], SoakOptions.Parse(["--against"]).Errors);
         Assert.All(SoakCommand.GoStacks.Values, name => Assert.Contains(Catalogue.ScenarioCatalogue.InSet("classic"), s => s.Name == name));
     }
 }

@@ -1,3 +1,6 @@
+using System.CommandLine;
+using System.CommandLine.Invocation;
+
 namespace Ingest.LoadGen.Cli;
 
 /// <summary>The command line's flow: parse, run (Ctrl+C stops it cleanly and still reports), print the
@@ -17,24 +20,13 @@ internal static class LoadGenCommand
     /// request to account for them), or could not read the back-end's total.</summary>
     public const int LossCheckFailed = 3;
 
-    public static async Task<int> RunAsync(string[] args, TextWriter output, TextWriter error)
+    /// <summary>Parses <paramref name="args"/> and runs the load; the exit code says how it went.</summary>
+    public static async Task<int> RunAsync(IReadOnlyList<string> args, TextWriter output, TextWriter error)
     {
         var command = CommandLine.Parse(args);
-        if (command.Help)
+        if (command.Help || command.Errors.Count > 0)
         {
-            await output.WriteLineAsync(CommandLine.Usage);
-            return Success;
-        }
-
-        if (command.Errors.Count > 0)
-        {
-            foreach (var problem in command.Errors)
-            {
-                await error.WriteLineAsync($"error: {problem}");
-            }
-
-            await error.WriteLineAsync("Run with --help for usage.");
-            return UsageError;
+            return await ExplainAsync(command, output, error);
         }
 
         var options = command.Options;
@@ -111,5 +103,34 @@ internal static class LoadGenCommand
         {
             Console.CancelKeyPress -= OnCancel;
         }
+    }
+
+    /// <summary>The help (<see cref="Success"/>), or what is wrong with the command line (<see cref="UsageError"/>): the
+    /// parser's errors with its suggestion for a misspelled option, else what <see cref="LoadOptions.Validate"/> found.</summary>
+    private static async Task<int> ExplainAsync(ParsedCommand command, TextWriter output, TextWriter error)
+    {
+        if (command.Help)
+        {
+            command.Result.Invoke(new InvocationConfiguration { Output = output, Error = error, ProcessTerminationTimeout = null });
+            return Success;
+        }
+
+        if (command.Result.Action is ParseErrorAction parseError)
+        {
+            // The errors and suggestions only: the whole help after them would push the error off a Crank log's screen.
+            parseError.ShowHelp = false;
+            // The suggestions go to the action's output: stderr here, beside the errors they explain.
+            command.Result.Invoke(new InvocationConfiguration { Output = error, Error = error, ProcessTerminationTimeout = null });
+        }
+        else
+        {
+            foreach (var problem in command.Errors)
+            {
+                await error.WriteLineAsync($"error: {problem}");
+            }
+        }
+
+        await error.WriteLineAsync("Run with --help for usage.");
+        return UsageError;
     }
 }
