@@ -45,7 +45,7 @@ internal sealed record HeadlineSummary
             Commit = report.Commit ?? "unknown",
             Machine = $"{m.CpuModel}, {m.Cores} cores, {Format.Mb(m.MemoryBytes)}, kernel {m.Kernel}; {m.DotNet}, {m.Go ?? "no Go"}",
             Command = report.Command,
-            Plan = $"{s.Rounds} interleaved round(s) of {s.Repeats} x {s.DurationSeconds:0.#} s per scenario, services kept up between rounds; load generator and services on the same {m.Cores} cores",
+            Plan = $"{s.Rounds} interleaved round{(s.Rounds == 1 ? "" : "s")} of {s.Repeats} x {s.DurationSeconds:0.#} s per scenario, services kept up between rounds; load generator and services on the same {m.Cores} cores",
             Rows = [.. scenarios.Select(HeadlineRow.Of)],
             Verdicts = [.. Results.Verdicts.Of(scenarios)],
         };
@@ -62,7 +62,7 @@ internal sealed record HeadlineSummary
     {
         var md = new StringBuilder();
         var counts = Rows.Select(r => r.Connections).Distinct().Order().ToList();
-        md.AppendLine(CultureInfo.InvariantCulture, $"Measured {Date:yyyy-MM-dd HH:mm} UTC at `{Commit}` on {Machine}. {Plan}. RPS: median (95% interval); p99: median; memory: front-end's peak resident, median.");
+        md.AppendLine(CultureInfo.InvariantCulture, $"`{Command}` on {Date:yyyy-MM-dd HH:mm} UTC at `{Commit}`, {Machine}: {Plan}. RPS: median (95% interval); p99: median; memory: the front-end's peak resident, median.");
         md.AppendLine();
         md.Append("| flow |");
         foreach (var c in counts)
@@ -111,7 +111,29 @@ internal sealed record HeadlineSummary
             }
         }
 
+        Notes(md);
         return md.ToString();
+    }
+
+    /// <summary>What the tables imply, in words drawn from them alone: the fastest front-end's memory against Go
+    /// fasthttp's, and which verdicts the rounds could not decide.</summary>
+    private void Notes(StringBuilder md)
+    {
+        md.AppendLine();
+        var fastest = Rows.Where(r => r.Flow == HeadlineRow.FastestFlow).OrderBy(r => r.Connections).ToList();
+        var fasthttp = Rows.Where(r => r.Flow == "go-fasthttp").ToList();
+        var pairs = fastest.Select(f => (Fastest: f, Go: fasthttp.FirstOrDefault(g => g.Connections == f.Connections))).Where(p => p.Go is not null).ToList();
+        if (pairs.Count > 0)
+        {
+            md.AppendLine(CultureInfo.InvariantCulture,
+                $"- **What it costs**: memory. The fastest front-end peaked at {string.Join(" / ", pairs.Select(p => Format.Mb(p.Fastest.FrontEndPeakRssBytes)))} resident " +
+                $"({string.Join(" / ", pairs.Select(p => $"c{p.Fastest.Connections}"))}), {string.Join(" / ", pairs.Select(p => Format.Ratio(p.Fastest.FrontEndPeakRssBytes / p.Go!.FrontEndPeakRssBytes)))} Go fasthttp's: the runtime's JIT, heap and pools.");
+        }
+
+        var undecided = Verdicts.Where(v => v.Standing is Standing.Level or Standing.Undecided).ToList();
+        md.AppendLine(undecided.Count == 0
+            ? "- **Within the noise**: nothing: every verdict's interval lies wholly on one side of 1."
+            : $"- **Within the noise**: {string.Join("; ", undecided.Select(v => $"{v.Question} at c{v.Connections} ({Format.Ratio(v.Lower).TrimEnd('×')}–{Format.Ratio(v.Upper)})"))} — the rounds cannot tell {(undecided.Count == 1 ? "it" : "them")} from level; every other verdict's interval lies wholly on one side of 1.");
     }
 
     /// <summary>Replaces what stands between the headline markers of a Markdown file with <see cref="Markdown"/>.</summary>
