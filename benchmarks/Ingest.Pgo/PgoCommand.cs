@@ -1,48 +1,61 @@
+using System.CommandLine;
+using System.CommandLine.Invocation;
+
 namespace Ingest.Pgo;
 
-/// <summary>The command line: read the text profile, resolve it, write the .mibc, say what was kept.</summary>
+/// <summary>The command line (System.CommandLine, as the lab's and the load generator's): read the text profile, resolve
+/// it, write the .mibc, say what was kept; or, with <c>layout</c>, the order file from a code trace.</summary>
 internal static class PgoCommand
 {
+    /// <summary>Exit code: a command line the tool cannot run (an unknown or misspelled option, a missing value).</summary>
+    public const int UsageError = 2;
+
+    /// <summary>Parses <paramref name="args"/> (System.CommandLine: generated help, suggestions for a misspelled option)
+    /// and runs what they ask for; errors go to <paramref name="output"/> as everything else does.</summary>
     public static int Run(string[] args, TextWriter output, string runtimeDirectory)
     {
-        if (args is ["layout", ..])
+        var result = Build(runtimeDirectory).Parse(args, new ParserConfiguration { ResponseFileTokenReplacer = null });
+        if (result.Action is ParseErrorAction parseError)
         {
-            return Layout(args[1..], output);
+            // The errors and the suggestions only; the help is one --help away.
+            parseError.ShowHelp = false;
+            result.Invoke(new InvocationConfiguration { Output = output, Error = output, ProcessTerminationTimeout = null });
+            output.WriteLine("Run with --help for usage.");
+            return UsageError;
         }
 
-        string? input = null;
-        string? destination = null;
-        var folders = new List<string>();
-        var verbose = false;
-        for (var i = 0; i < args.Length; i++)
-        {
-            switch (args[i])
-            {
-                case "--out" when i + 1 < args.Length:
-                    destination = args[++i];
-                    break;
-                case "--verbose":
-                    verbose = true;
-                    break;
-                case "--assemblies" when i + 1 < args.Length:
-                    folders.Add(args[++i]);
-                    break;
-                case var value when !value.StartsWith("--", StringComparison.Ordinal) && input is null:
-                    input = value;
-                    break;
-                default:
-                    output.WriteLine($"unknown argument '{args[i]}'");
-                    return Usage(output);
-            }
-        }
+        return result.Invoke(new InvocationConfiguration { Output = output, Error = output, EnableDefaultExceptionHandler = false, ProcessTerminationTimeout = null });
+    }
 
-        if (input is null || destination is null)
+    public static RootCommand Build(string runtimeDirectory)
+    {
+        var profile = new Argument<string>("profile") { Description = "The text profile a JIT-run service wrote at exit with DOTNET_WritePGOData=1 DOTNET_PGODataPath=<file>." };
+        var output = new Option<string>("--out") { Description = "The .mibc to write.", Required = true };
+        var assemblies = new Option<string[]>("--assemblies")
         {
-            return Usage(output);
-        }
+            Description = "A folder of the service's own assemblies (its publish folder), searched before the shared frameworks this tool runs on; may be given more than once. [default: none]",
+            AllowMultipleArgumentsPerToken = false,
+        };
+        var verbose = new Option<bool>("--verbose") { Description = "Also list what was left out, and why. [default: off]" };
+        var root = new RootCommand("Turns a JIT run's instrumentation data into the .mibc profile the Native AOT compiler reads.")
+        {
+            profile, output, assemblies, verbose,
+        };
+        root.SetAction(result => Convert(result.GetRequiredValue(profile), result.GetRequiredValue(output), result.GetValue(assemblies) ?? [], result.GetValue(verbose), result.InvocationConfiguration.Output, runtimeDirectory));
 
-        folders.AddRange(SharedFrameworks(runtimeDirectory));
-        using var assemblies = new AssemblySet(folders);
+        var trace = new Argument<string>("trace") { Description = "A code trace of the native program under load (native/code-trace.c)." };
+        var program = new Option<string>("--program") { Description = "The native program the trace was taken of.", Required = true };
+        var order = new Option<string>("--out") { Description = "The order file to write (one function a line).", Required = true };
+        var layout = new Command("layout", "The order file that lays a Native AOT program's code out by a trace of it.") { trace, program, order };
+        layout.SetAction(result => Layout(result.GetRequiredValue(trace), result.GetRequiredValue(program), result.GetRequiredValue(order), result.InvocationConfiguration.Output));
+        root.Subcommands.Add(layout);
+        return root;
+    }
+
+    /// <summary>Reads the text profile, resolves it against the assemblies, writes the .mibc and says what was kept.</summary>
+    private static int Convert(string input, string destination, IReadOnlyList<string> serviceFolders, bool verbose, TextWriter output, string runtimeDirectory)
+    {
+        using var assemblies = new AssemblySet([.. serviceFolders, .. SharedFrameworks(runtimeDirectory)]);
         var methods = TextProfile.Read(input);
         var writer = new MibcWriter(assemblies);
         var result = new ProfileConverter(assemblies).Convert(methods, writer);
@@ -83,14 +96,9 @@ internal static class PgoCommand
         }
     }
 
-    // layout <trace> --program <native program> --out <file.order>: the order file from a code trace of that program.
-    private static int Layout(string[] args, TextWriter output)
+    /// <summary>The order file from a code trace of <paramref name="program"/>.</summary>
+    private static int Layout(string trace, string program, string destination, TextWriter output)
     {
-        if (args is not [var trace, "--program", var program, "--out", var destination])
-        {
-            return Usage(output);
-        }
-
         try
         {
             output.WriteLine($"{trace}: {CodeLayout.Write(trace, program, destination)}");
@@ -102,12 +110,5 @@ internal static class PgoCommand
             output.WriteLine(ex.Message);
             return 1;
         }
-    }
-
-    private static int Usage(TextWriter output)
-    {
-        output.WriteLine("usage: Ingest.Pgo <profile.txt> --out <file.mibc> [--assemblies <folder>]... [--verbose]");
-        output.WriteLine("       Ingest.Pgo layout <code trace> --program <native program> --out <file.order>");
-        return 2;
     }
 }

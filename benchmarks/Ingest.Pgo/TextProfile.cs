@@ -156,8 +156,9 @@ internal sealed class ProfiledMethod
 
     public List<SchemaEntry> Schema { get; } = [];
 
-    /// <summary>A generic method's record does not say which instantiation it was, so it cannot be named in a profile.</summary>
-    public bool IsGenericMethod => Signature.StartsWith("generic", StringComparison.Ordinal);
+    /// <summary>A generic method's record does not say which instantiation it was, so it cannot be named in a profile. An
+    /// instance method's signature has <c>instance</c> before the mark (<c>instance generic !!0  (int32)</c>).</summary>
+    public bool IsGenericMethod => Signature.StartsWith("generic ", StringComparison.Ordinal) || Signature.StartsWith("instance generic ", StringComparison.Ordinal);
 
     /// <summary>The parameter count from the printed signature: the top-level commas between its parentheses.</summary>
     public int ParameterCount

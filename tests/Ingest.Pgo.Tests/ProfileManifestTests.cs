@@ -16,7 +16,7 @@ public sealed class ProfileManifestTests : IDisposable
     public void TheManifestKeepsTheProjectsOwnMethodsOnceAndTheCheckNamesTheOnesWhoseIlChanged()
     {
         var run = typeof(PgoCommand).GetMethod(nameof(PgoCommand.Run))!.GetMethodBody()!.GetILAsByteArray()!.Length;
-        var usage = typeof(PgoCommand).GetMethod("Usage", System.Reflection.BindingFlags.NonPublic | System.Reflection.BindingFlags.Static)!.GetMethodBody()!.GetILAsByteArray()!.Length;
+        var layout = typeof(PgoCommand).GetMethod("Layout", System.Reflection.BindingFlags.NonPublic | System.Reflection.BindingFlags.Static)!.GetMethodBody()!.GetILAsByteArray()!.Length;
         var text = Path.Combine(_folder, "service.pgo.txt");
         File.WriteAllText(text, $"""
             *** START PGO Data, max index = 5 ***
@@ -30,9 +30,9 @@ public sealed class ProfileManifestTests : IDisposable
             Signature: int32  (class System.String[],class System.IO.TextWriter,class System.String)
             Schema InstrumentationKind 385 ILOffset 0 Count 1 Other 3
             9
-            @@@ codehash 0x00000003 methodhash 0x00000002 ilSize 0x{usage + 1:X8} records 0x00000001
-            MethodName: Ingest.Pgo.PgoCommand.Usage
-            Signature: int32  (class System.IO.TextWriter)
+            @@@ codehash 0x00000003 methodhash 0x00000002 ilSize 0x{layout + 1:X8} records 0x00000001
+            MethodName: Ingest.Pgo.PgoCommand.Layout
+            Signature: int32  (class System.String,class System.String,class System.String,class System.IO.TextWriter)
             Schema InstrumentationKind 385 ILOffset 0 Count 1 Other 3
             1
             @@@ codehash 0x00000004 methodhash 0x00000003 ilSize 0x00000010 records 0x00000001
@@ -53,12 +53,12 @@ public sealed class ProfileManifestTests : IDisposable
         Assert.Equal(2, ProfileManifest.Write(text, manifest, "Ingest."));
         Assert.DoesNotContain("Schema", File.ReadAllText(manifest), StringComparison.Ordinal);
 
-        // Usage was "trained" one byte of IL larger than it is: the check says it changed, and Run did not.
+        // Layout was "trained" one byte of IL larger than it is: the check says it changed, and Run did not.
         var result = ProfileManifest.Check(manifest, [ToolFolder, .. PgoCommand.SharedFrameworks(RuntimeEnvironment.GetRuntimeDirectory())]);
         Assert.Equal(2, result.Records);
         Assert.Equal(1, result[Outcome.Resolved]);
         var (method, outcome) = Assert.Single(result.LeftOut);
-        Assert.Equal(("Ingest.Pgo.PgoCommand.Usage", Outcome.IlDiffers), (method, outcome));
+        Assert.Equal(("Ingest.Pgo.PgoCommand.Layout", Outcome.IlDiffers), (method, outcome));
     }
 
     public void Dispose() => Directory.Delete(_folder, recursive: true);

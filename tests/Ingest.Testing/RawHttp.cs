@@ -12,11 +12,19 @@ public static class RawHttp
     {
         using var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
         await socket.ConnectAsync(server.Host, server.Port);
-        await socket.SendAsync(Encoding.ASCII.GetBytes(head));
-        await socket.SendAsync(body);
-        if (closeWriteAfter)
+        try
         {
-            socket.Shutdown(SocketShutdown.Send);
+            await socket.SendAsync(Encoding.ASCII.GetBytes(head));
+            await socket.SendAsync(body);
+            if (closeWriteAfter)
+            {
+                socket.Shutdown(SocketShutdown.Send);
+            }
+        }
+        catch (SocketException ex) when (ex.SocketErrorCode is SocketError.Shutdown or SocketError.ConnectionReset or SocketError.ConnectionAborted)
+        {
+            // The server answered (a 400 or 413 before the whole request arrived) and closed while the rest was still
+            // being sent: a broken pipe here is its answer, which is read below if it is still there to read.
         }
 
         var received = new MemoryStream();
