@@ -129,11 +129,11 @@ internal sealed class RunCommand(RepositoryLayout layout, TextWriter output, Pub
                         if (round == 1)
                         {
                             (started[i], var ended) = await runner.StartAsync(scenario, options.Limits, Progress, cancellationToken);
-                            result = ended ?? await runner.MeasureAsync(started[i]!, firstRound: true, Progress, cancellationToken);
+                            result = ended ?? await runner.MeasureAsync(started[i]!, Progress, cancellationToken);
                         }
                         else
                         {
-                            result = await runner.MeasureAsync(started[i]!, firstRound: false, Progress, cancellationToken);
+                            result = await runner.MeasureAsync(started[i]!, Progress, cancellationToken);
                         }
 
                         if (result.Status != ScenarioStatus.Passed && started[i] is { } broken)

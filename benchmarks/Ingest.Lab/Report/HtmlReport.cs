@@ -33,7 +33,7 @@ internal static class HtmlReport
         foreach (var set in report.Scenarios.GroupBy(r => r.Set))
         {
             // Rows grouped by connection count (in the set's order within each), so each group compares like with like.
-            Set(html, set.Key, [.. set.OrderBy(Stacks.Connections)]);
+            Set(html, set.Key, [.. set.OrderBy(LoadOf.Connections)]);
         }
 
         var problems = report.Scenarios.Where(r => r.Status != ScenarioStatus.Passed).ToList();

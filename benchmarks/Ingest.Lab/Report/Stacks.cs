@@ -21,18 +21,4 @@ internal static class Stacks
             : "other";
 
     public static string Color(ScenarioResult result) => Colors[Of(result)];
-
-    /// <summary>The load's connection count ("POST /ingest/event Classic c=50" -> 50); 0 when it has none.</summary>
-    public static int Connections(ScenarioResult result)
-    {
-        var load = result.Configuration.GetValueOrDefault("load") ?? "";
-        var at = load.IndexOf("c=", StringComparison.Ordinal);
-        if (at < 0)
-        {
-            return 0;
-        }
-
-        var digits = new string([.. load[(at + 2)..].TakeWhile(char.IsAsciiDigit)]);
-        return int.TryParse(digits, System.Globalization.CultureInfo.InvariantCulture, out var c) ? c : 0;
-    }
 }

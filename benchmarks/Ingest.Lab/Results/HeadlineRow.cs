@@ -1,5 +1,3 @@
-using System.Globalization;
-
 namespace Ingest.Lab.Results;
 
 /// <summary>One scenario of a headline run: its flow and load, its median RPS with the interval, p99 and memory.</summary>
@@ -20,13 +18,13 @@ internal sealed record HeadlineRow(string Name, string Flow, int Connections, do
 
     public static HeadlineRow Of(ScenarioResult result)
     {
-        var dash = result.Name.LastIndexOf("-c", StringComparison.Ordinal);
+        var connections = LoadOf.Connections(result);
         var (median, lower, upper) = Verdict.MedianInterval(Verdict.Rates(result));
         var summary = result.Summary;
         return new HeadlineRow(
             result.Name,
-            result.Name[..dash],
-            int.Parse(result.Name[(dash + 2)..], CultureInfo.InvariantCulture),
+            result.Name.EndsWith($"-c{connections}", StringComparison.Ordinal) ? result.Name[..^$"-c{connections}".Length] : result.Name,
+            connections,
             median,
             lower,
             upper,

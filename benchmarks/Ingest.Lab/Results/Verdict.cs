@@ -48,10 +48,11 @@ internal sealed record Verdict(string Question, string Subject, string Baseline,
 
     public static Verdict Of(string question, ScenarioResult subject, ScenarioResult baseline, int connections)
     {
-        var a = MedianInterval(Rates(subject));
-        var b = MedianInterval(Rates(baseline));
+        var (subjectRates, baselineRates) = (Rates(subject), Rates(baseline));
+        var a = MedianInterval(subjectRates);
+        var b = MedianInterval(baselineRates);
         return new Verdict(question, subject.Name, baseline.Name, connections, a.Median / b.Median, a.Lower / b.Upper, a.Upper / b.Lower,
-            Rates(subject).Count, Rates(baseline).Count);
+            subjectRates.Count, baselineRates.Count);
     }
 
     /// <summary>Requests per second of every measured repeat of every round.</summary>

@@ -18,7 +18,7 @@ internal static class Verdicts
                 var baseline = Measured(results, set, comparison.Baseline);
                 if (subject is not null && baseline is not null)
                 {
-                    verdicts.Add(Verdict.Of(comparison.Question, subject, baseline, Connections(comparison.Subject)));
+                    verdicts.Add(Verdict.Of(comparison.Question, subject, baseline, LoadOf.Connections(subject)));
                 }
             }
         }
@@ -61,8 +61,4 @@ internal static class Verdicts
 
     private static ScenarioResult? Measured(IReadOnlyList<ScenarioResult> results, string set, string name) =>
         results.FirstOrDefault(r => r.Set == set && r.Name == name && r.Status == ScenarioStatus.Passed && r.Runs.Count > 0);
-
-    /// <summary>"aspnet-fastest-c300" -> 300.</summary>
-    private static int Connections(string name) =>
-        int.Parse(name[(name.LastIndexOf("-c", StringComparison.Ordinal) + 2)..], System.Globalization.CultureInfo.InvariantCulture);
 }

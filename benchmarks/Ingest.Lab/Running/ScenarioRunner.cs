@@ -34,7 +34,7 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
 
         await using (started)
         {
-            return await MeasureAsync(started, firstRound: true, progress, cancellationToken);
+            return await MeasureAsync(started, progress, cancellationToken);
         }
     }
 
@@ -71,7 +71,7 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
     /// services kept up, <see cref="LabOptions.Rewarm"/> or the scenario's minimum), the measured repeats, the wrk
     /// cross-check and the loss check over what this round sent.
     /// </summary>
-    public async Task<ScenarioResult> MeasureAsync(StartedScenario started, bool firstRound, Action<string> progress, CancellationToken cancellationToken)
+    public async Task<ScenarioResult> MeasureAsync(StartedScenario started, Action<string> progress, CancellationToken cancellationToken)
     {
         var (scenario, topology, prometheus, payload, folder) = (started.Scenario, started.Topology, started.Prometheus, started.Payload, started.Folder);
         var round = ++started.Rounds;
@@ -81,7 +81,7 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
             long acknowledged = 0;
             long unknown = 0;
 
-            var warmedUp = firstRound
+            var warmedUp = round == 1
                 ? await WarmUpAsync(topology, scenario, Max(options.Warmup, scenario.MinimumWarmup), options.WarmupLimit, payload, folder, prefix, progress, cancellationToken)
                 : await WarmUpAsync(topology, scenario, Max(options.Rewarm, scenario.MinimumWarmup), Max(options.Rewarm, scenario.MinimumWarmup), payload, folder, prefix, progress, cancellationToken);
             acknowledged += warmedUp.Successful;
