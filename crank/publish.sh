@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds every application a Crank job uploads into artifacts/crank/ (git-ignored): the services and the load
-# generator (framework-dependent, Release), the load generator's payloads, the Go baselines, and with --aot
+# generator (framework-dependent, Release), the load generator's payloads, the Go and Rust baselines, and with --aot
 # the builds the aot-* scenarios start: the Native AOT services and the trimmed, self-contained JIT ones. Agents then run them with an absolute path to dotnet: no SDK work on the agent.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,9 +16,11 @@ if [ "${1:-}" = "--aot" ]; then
         dotnet publish "$root/src/$app/$app.csproj" -c Release -r linux-x64 --self-contained -p:PublishTrimmed=true -o "$out/$app-trimmed" --nologo -v quiet
     done
 fi
-if bash "$root/src/baselines/go/build.sh"; then
-    mkdir -p "$out/go" && cp "$root/src/baselines/go/bin/"* "$out/go/"
-else
-    echo "The Go baselines could not be built: the Go scenarios will not run."
-fi
+for baseline in go rust; do
+    if bash "$root/src/baselines/$baseline/build.sh"; then
+        mkdir -p "$out/$baseline" && cp "$root/src/baselines/$baseline/bin/"* "$out/$baseline/"
+    else
+        echo "The $baseline baselines could not be built: their scenarios will not run."
+    fi
+done
 echo "Published into $out"

@@ -211,7 +211,7 @@ internal sealed class RunCommand(RepositoryLayout layout, TextWriter output, Pub
         filter.StartsWith('=') ? name.Equals(filter[1..], StringComparison.OrdinalIgnoreCase) : name.Contains(filter, StringComparison.OrdinalIgnoreCase);
 
     private static string Line(ScenarioResult r) => r.Summary is { } s && r.Status != ScenarioStatus.Skipped
-        ? $"{Format.RpsSpread(s.RequestsPerSecond)} rps, p50 {Format.Ms(s.P50.Median)}, p99 {Format.Ms(s.P99.Median)}, errors {s.Errors}, front-end {SummaryWriter.Cpu(s, "front-end")} cores {SummaryWriter.Rss(s, "front-end")}; {(r.Status == ScenarioStatus.Passed ? r.Reason ?? "no loss check (no back-end)" : "FAILED: " + r.Reason?.Split('\n')[0])}"
+        ? $"{Format.RpsSpread(s.RequestsPerSecond)} rps, p50 {Format.Ms(s.P50.Median)}, p99 {Format.Ms(s.P99.Median)}, errors {s.Errors}, front-end {SummaryWriter.Cpu(s, "front-end")} cores {SummaryWriter.Rss(s, "front-end")}; {(r.Status == ScenarioStatus.Passed ? r.Reason ?? "no loss check (no back-end that counts)" : "FAILED: " + r.Reason?.Split('\n')[0])}"
         : $"{r.Status.ToString().ToUpperInvariant()}: {r.Reason}";
 
     private static string FinalTable(List<ScenarioResult> results)

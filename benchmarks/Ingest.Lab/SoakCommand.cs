@@ -13,18 +13,20 @@ namespace Ingest.Lab;
 /// <c>soak</c>: the default flow for a long, bounded run at a share of its measured maximum rate (open loop), with
 /// resident memory, threads and open handles of both services sampled every few seconds. It answers whether the
 /// service holds: zero errors, memory growth after warm-up under 10%, no growth in threads or handles, nothing lost.
-/// The same soak then runs against the Go baselines (<c>--against</c>, Go net/http and fasthttp by default) at the
+/// The same soak then runs against the peers (<c>--against</c>: Go net/http, Go fasthttp and Rust hyper by default) at the
 /// same rate, so latency percentiles compare at the same load; and every second of each soak is recorded (GC pauses,
 /// thread-pool threads, timers, CPU of every process and of the rest of the machine, the slowest response) so that
 /// a long tail explains itself (<see cref="SoakTail"/>).
 /// </summary>
 internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
 {
-    /// <summary>The stacks <c>--against</c> accepts, by name: the classic set's Go scenarios at 50 connections.</summary>
-    public static readonly IReadOnlyDictionary<string, string> GoStacks = new Dictionary<string, string>(StringComparer.Ordinal)
+    /// <summary>The stacks <c>--against</c> accepts, by name: the headline set's peers at 50 connections (Go net/http, and
+    /// the fastest pair of Go fasthttp and of Rust hyper).</summary>
+    public static readonly IReadOnlyDictionary<string, string> PeerStacks = new Dictionary<string, string>(StringComparer.Ordinal)
     {
         ["go-nethttp"] = "go-nethttp-c50",
         ["go-fasthttp"] = "go-fasthttp-c50",
+        ["rust-hyper"] = "rust-hyper-c50",
     };
 
     private const string DotNetStack = "dotnet";
@@ -45,7 +47,6 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
         var publisher = new Publisher(layout, output);
         var artifacts = new Artifacts(layout, publisher, output);
         var driver = new LoadGenDriver(artifacts.LoadGeneratorAsync);
-        var classic = ScenarioCatalogue.InSet("classic");
         var dotNet = ScenarioCatalogue.InSet("smoke")[0] with { Load = new LoadSpec("/ingest/event", PayloadKind.Classic, 50) };
         if (options.Lean)
         {
@@ -66,7 +67,8 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
         }
 
         var stacks = new List<(string Name, Scenario Scenario)> { (DotNetStack, dotNet) };
-        stacks.AddRange(options.Against.Select(name => (name, classic.First(s => s.Name == GoStacks[name]))));
+        var peers = ScenarioCatalogue.InSet(ScenarioCatalogue.HeadlineSet);
+        stacks.AddRange(options.Against.Select(name => (name, peers.First(s => s.Name == PeerStacks[name]))));
 
         double? rate = null;
         var passed = true;
@@ -170,7 +172,7 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
 
     /// <summary>Go's runtime writes a line per collection under GODEBUG=gctrace=1: the probe's source for Go's pauses.</summary>
     private static Scenario WithGoGcTrace(Scenario scenario) =>
-        EachService(scenario, spec => spec.Implementation == Implementation.DotNet ? spec : spec.WithEnvironment((GoGcTrace.Variable, GoGcTrace.Value)));
+        EachService(scenario, spec => spec.Implementation is Implementation.GoNetHttp or Implementation.GoFastHttp ? spec.WithEnvironment((GoGcTrace.Variable, GoGcTrace.Value)) : spec);
 
     /// <summary>The scenario with <paramref name="change"/> made to its front-end and to its back-end, if it has one.</summary>
     private static Scenario EachService(Scenario scenario, Func<ServiceSpec, ServiceSpec> change) =>
@@ -201,7 +203,7 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
         return text.ToString();
     }
 
-    /// <summary>The stacks <c>--against</c> names: a comma-separated list of <see cref="GoStacks"/>, or none for
+    /// <summary>The stacks <c>--against</c> names: a comma-separated list of <see cref="PeerStacks"/>, or none for
     /// <c>none</c>; null when a name is not one of them.</summary>
     internal static IReadOnlyList<string>? ParseAgainst(string text)
     {
@@ -211,7 +213,7 @@ internal sealed class SoakCommand(RepositoryLayout layout, TextWriter output)
             return [];
         }
 
-        return names.Length > 0 && names.All(GoStacks.ContainsKey) ? [.. names.Distinct()] : null;
+        return names.Length > 0 && names.All(PeerStacks.ContainsKey) ? [.. names.Distinct()] : null;
     }
 
     /// <summary>Enough requests for the whole duration at the rate (the load generator's default bound is 10 million,

@@ -13,8 +13,8 @@ internal sealed record SoakOptions
     public double RatePercent { get; init; } = 70;
 
     /// <summary>The Go stacks soaked after .NET at the same rate (<c>--against</c>, names of
-    /// <see cref="SoakCommand.GoStacks"/>; empty for <c>none</c>). Defaults to every one of them.</summary>
-    public IReadOnlyList<string> Against { get; init; } = [.. SoakCommand.GoStacks.Keys];
+    /// <see cref="SoakCommand.PeerStacks"/>; empty for <c>none</c>). Defaults to every one of them.</summary>
+    public IReadOnlyList<string> Against { get; init; } = [.. SoakCommand.PeerStacks.Keys];
 
     /// <summary>The .NET services with the lean profile (<c>--lean</c>). Defaults to off.</summary>
     public bool Lean { get; init; }

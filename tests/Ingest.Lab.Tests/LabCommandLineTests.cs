@@ -169,7 +169,7 @@ public sealed class LabCommandLineTests
     {
         var defaults = SoakOptions.Parse([]).Options!;
         Assert.Equal((10.0, 70.0, false, false, false), (defaults.Minutes, defaults.RatePercent, defaults.Lean, defaults.Aot, defaults.Trimmed));
-        Assert.Equal(["go-nethttp", "go-fasthttp"], defaults.Against);
+        Assert.Equal(["go-nethttp", "go-fasthttp", "rust-hyper"], defaults.Against);
 
         var (options, errors) = SoakOptions.Parse(["--minutes", "0.5", "--rate-percent", "50", "--against", "none", "--lean", "--trimmed"]);
 
@@ -181,7 +181,7 @@ public sealed class LabCommandLineTests
     [Theory]
     [InlineData(new[] { "--minutes", "0" }, "soak: --minutes takes a number above 0.")]
     [InlineData(new[] { "--rate-percent", "101" }, "soak: --rate-percent takes a percentage above 0, at most 100.")]
-    [InlineData(new[] { "--against", "go-gin" }, "soak: --against takes 'none' or a comma-separated list of go-nethttp, go-fasthttp.")]
+    [InlineData(new[] { "--against", "go-gin" }, "soak: --against takes 'none' or a comma-separated list of go-nethttp, go-fasthttp, rust-hyper.")]
     [InlineData(new[] { "--aot", "--trimmed" }, "soak: --aot and --trimmed are two builds; give one.")]
     [InlineData(new[] { "--lena" }, "Unrecognized command or argument '--lena'.")]
     public void ASoakThatCannotRunIsRefused(string[] args, string message) => AssertRefused(SoakOptions.Parse(args), message);

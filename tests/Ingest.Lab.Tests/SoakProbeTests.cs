@@ -58,13 +58,14 @@ public sealed class SoakProbeTests
     }
 
     [Fact]
-    public void TheSoakRunsAgainstEveryGoStackUnlessToldOtherwise()
+    public void TheSoakRunsAgainstEveryPeerUnlessToldOtherwise()
     {
-        Assert.Equal(["go-nethttp", "go-fasthttp"], SoakOptions.Parse(["--minutes", "1"]).Options!.Against);
+        Assert.Equal(["go-nethttp", "go-fasthttp", "rust-hyper"], SoakOptions.Parse(["--minutes", "1"]).Options!.Against);
         Assert.Equal(["go-fasthttp"], SoakCommand.ParseAgainst("go-fasthttp"));
+        Assert.Equal(["rust-hyper", "go-nethttp"], SoakCommand.ParseAgainst("rust-hyper,go-nethttp"));
         Assert.Empty(SoakCommand.ParseAgainst("none")!);
         Assert.Null(SoakCommand.ParseAgainst("go-gin"));
         Assert.Equal(["Required argument missing for option: '--against'."], SoakOptions.Parse(["--against"]).Errors);
-        Assert.All(SoakCommand.GoStacks.Values, name => Assert.Contains(Catalogue.ScenarioCatalogue.InSet("classic"), s => s.Name == name));
+        Assert.All(SoakCommand.PeerStacks.Values, name => Assert.Contains(Catalogue.ScenarioCatalogue.InSet(Catalogue.ScenarioCatalogue.HeadlineSet), s => s.Name == name));
     }
 }

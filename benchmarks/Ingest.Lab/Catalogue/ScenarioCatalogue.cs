@@ -45,6 +45,9 @@ internal static class ScenarioCatalogue
     /// <summary>Connection counts of the 2016 experiment: ab -c 50, and the c=300 second pass.</summary>
     private static readonly int[] ClassicConnections = [50, 300];
 
+    /// <summary>The fast set's third connection count: far more requests in flight than cores or per-core pool slots.</summary>
+    private const int ManyConnections = 1000;
+
     /// <summary>TechEmpower's micro tests run at 256 connections; its plaintext test pipelines 16 deep.</summary>
     private const int MicroConnections = 256;
 
@@ -168,16 +171,20 @@ internal static class ScenarioCatalogue
     {
         HeadlineSet => [.. ClassicConnections.SelectMany(c => (IEnumerable<Comparison>)
         [
+            new("fastest .NET vs Rust hyper", $"aspnet-fastest-c{c}", $"rust-hyper-c{c}"),
             new("fastest .NET vs Go fasthttp", $"aspnet-fastest-c{c}", $"go-fasthttp-c{c}"),
             new("fastest .NET vs Go net/http", $"aspnet-fastest-c{c}", $"go-nethttp-c{c}"),
             new("default .NET vs Go net/http", $"aspnet-default-c{c}", $"go-nethttp-c{c}"),
             new("fastest vs default .NET", $"aspnet-fastest-c{c}", $"aspnet-default-c{c}"),
             new("default .NET today vs as in 2016", $"aspnet-default-c{c}", $"aspnet-2016-c{c}"),
+            new("fastest .NET against the floor (nginx to nginx)", $"aspnet-fastest-c{c}", $"floor-nginx-c{c}"),
         ])],
-        "fast" => [.. ClassicConnections.SelectMany(c => (IEnumerable<Comparison>)
+        "fast" => [.. ClassicConnections.Append(ManyConnections).SelectMany(c => (IEnumerable<Comparison>)
         [
+            new("fastest .NET vs Rust hyper", $"aspnet-iouring-direct-c{c}", $"rust-hyper-c{c}"),
             new("fastest .NET vs Go fasthttp", $"aspnet-iouring-direct-c{c}", $"go-fasthttp-c{c}"),
             new("fastest .NET vs Go net/http", $"aspnet-iouring-direct-c{c}", $"go-nethttp-c{c}"),
+            new("fastest .NET against the floor (nginx to nginx)", $"aspnet-iouring-direct-c{c}", $"floor-nginx-c{c}"),
         ])],
         _ => [],
     };
@@ -226,9 +233,10 @@ internal static class ScenarioCatalogue
 
     /// <summary>
     /// The main job's answer: the 2016 configuration, what <c>dotnet new</c> users get (Sockets, minimal API, a static
-    /// HttpClient), the fastest configuration (<see cref="Fastest"/>, the same settings at every connection count), and
-    /// each Go peer at its best (net/http pooled, fasthttp), at the 2016 experiment's 50 and 300 connections. The 2016
-    /// row runs at 50 only, as in 2016, and its blocking threads make it the longest to warm.
+    /// HttpClient), the fastest configuration (<see cref="Fastest"/>, the same settings at every connection count), Go
+    /// net/http pooled, each peer's fastest pair (Go fasthttp, Rust hyper: <see cref="FastestPeers"/>) and the floor
+    /// (<see cref="Floor"/>), at the 2016 experiment's 50 and 300 connections. The 2016 row runs at 50 only, as in 2016,
+    /// and its blocking threads make it the longest to warm.
     /// </summary>
     private static IEnumerable<Scenario> Headline()
     {
@@ -244,8 +252,13 @@ internal static class ScenarioCatalogue
                 DotNetFrontEnd(), load);
             yield return Flow(HeadlineSet, $"aspnet-fastest-c{c}", "ASP.NET Core, the fastest configuration: IoUring inline, own HTTP/1.1 client on loop-owned connections",
                 DotNetFrontEnd(Fastest), load, backEnd: DotNetBackEnd(Fastest));
-            yield return GoFlow($"go-nethttp-c{c}", "Go net/http, pooled client (MaxIdleConnsPerHost raised)", Implementation.GoNetHttp, "pooled", load, set: HeadlineSet);
-            yield return GoFlow($"go-fasthttp-c{c}", "Go fasthttp front-end, pooled client, net/http back-end", Implementation.GoFastHttp, "pooled", load, set: HeadlineSet);
+            yield return GoFlow($"go-nethttp-c{c}", "Go net/http, pooled client (MaxIdleConnsPerHost raised)", "pooled", load, set: HeadlineSet);
+            foreach (var peer in FastestPeers(HeadlineSet, load))
+            {
+                yield return peer;
+            }
+
+            yield return Floor(HeadlineSet, load);
         }
     }
 
@@ -269,13 +282,13 @@ internal static class ScenarioCatalogue
                 DotNetFrontEnd(), load);
             yield return Flow("classic", $"aspnet-raw-c{c}", "ASP.NET Core: raw middleware, source-generated System.Text.Json, static HttpClient",
                 DotNetFrontEnd(("Ingest:ApiStyle", "Raw")), load);
-            yield return GoFlow($"go-nethttp-c{c}", "Go net/http, pooled client (MaxIdleConnsPerHost raised)", Implementation.GoNetHttp, "pooled", load);
+            yield return GoFlow($"go-nethttp-c{c}", "Go net/http, pooled client (MaxIdleConnsPerHost raised)", "pooled", load);
             if (c == ClassicConnections[0])
             {
-                yield return GoFlow($"go-nethttp-per-request-c{c}", "Go net/http as in 2016: a new transport per forward, keep-alive off", Implementation.GoNetHttp, "per-request", load);
+                yield return GoFlow($"go-nethttp-per-request-c{c}", "Go net/http as in 2016: a new transport per forward, keep-alive off", "per-request", load);
             }
 
-            yield return GoFlow($"go-fasthttp-c{c}", "Go fasthttp front-end, pooled client, net/http back-end", Implementation.GoFastHttp, "pooled", load);
+            yield return FastestPeers("classic", load).First();
         }
     }
 
@@ -312,9 +325,26 @@ internal static class ScenarioCatalogue
                 DotNetFrontEnd(Fastest), load, backEnd: DotNetBackEnd(Fastest));
             yield return Flow("fast", $"aspnet-iouring-direct-sized-c{c}", "ASP.NET Core: minimal API, IoUring inline, own HTTP/1.1 client on loop-owned connections, runtime sized for the requests in flight",
                 DotNetFrontEnd(Fastest).WithEnvironment(SizedForInFlight), load, backEnd: DotNetBackEnd(Fastest).WithEnvironment(SizedForInFlight));
-            yield return GoFlow($"go-nethttp-c{c}", "Go net/http, pooled client (MaxIdleConnsPerHost raised)", Implementation.GoNetHttp, "pooled", load, set: "fast");
-            yield return GoFlow($"go-fasthttp-c{c}", "Go fasthttp front-end, pooled client, net/http back-end", Implementation.GoFastHttp, "pooled", load, set: "fast");
+            yield return GoFlow($"go-nethttp-c{c}", "Go net/http, pooled client (MaxIdleConnsPerHost raised)", "pooled", load, set: "fast");
+            foreach (var peer in FastestPeers("fast", load))
+            {
+                yield return peer;
+            }
+
+            yield return Floor("fast", load);
         }
+
+        // Beyond the 2016 experiment's counts: the fast path, each peer's fastest pair and the floor at 1,000 connections,
+        // where requests in flight outnumber what any per-core pool holds.
+        var thousand = new LoadSpec(IngestPath, PayloadKind.Classic, ManyConnections);
+        yield return Flow("fast", $"aspnet-iouring-direct-c{ManyConnections}", "ASP.NET Core: minimal API, IoUring inline, own HTTP/1.1 client on loop-owned connections",
+            DotNetFrontEnd(Fastest), thousand, backEnd: DotNetBackEnd(Fastest));
+        foreach (var peer in FastestPeers("fast", thousand))
+        {
+            yield return peer;
+        }
+
+        yield return Floor("fast", thousand);
     }
 
     /// <summary>The default configuration with one knob turned through its values, on both services where it applies.</summary>
@@ -463,7 +493,7 @@ internal static class ScenarioCatalogue
         {
             yield return Flow("scale-out", $"aspnet-x{instances}", $"{instances} ASP.NET Core front-end(s) behind nginx", DotNetFrontEnd(), load)
                 with { FrontDoor = FrontDoor.Nginx, FrontEndInstances = instances };
-            yield return GoFlow($"go-nethttp-x{instances}", $"{instances} Go net/http front-end(s) behind nginx", Implementation.GoNetHttp, "pooled", load, set: "scale-out")
+            yield return GoFlow($"go-nethttp-x{instances}", $"{instances} Go net/http front-end(s) behind nginx", "pooled", load, set: "scale-out")
                 with { FrontDoor = FrontDoor.Nginx, FrontEndInstances = instances };
         }
     }
@@ -521,7 +551,7 @@ internal static class ScenarioCatalogue
             };
             yield return new Scenario("templates", $"go-nethttp-c{connections}", $"{load.Describe()}, Go net/http with html/template")
             {
-                FrontEnd = ServiceSpec.Go(Implementation.GoNetHttp),
+                FrontEnd = ServiceSpec.Peer(Implementation.GoNetHttp),
                 Load = load,
             };
         }
@@ -548,7 +578,7 @@ internal static class ScenarioCatalogue
 
             yield return new Scenario("micro-endpoints", $"go-nethttp-{name}", $"{load.Describe()}, Go net/http")
             {
-                FrontEnd = ServiceSpec.Go(Implementation.GoNetHttp),
+                FrontEnd = ServiceSpec.Peer(Implementation.GoNetHttp),
                 Load = load,
             };
         }
@@ -573,11 +603,30 @@ internal static class ScenarioCatalogue
             DotNetFrontEnd([("Ingest:ApiStyle", "Mvc"), ("Ingest:Serializer", "Newtonsoft"), ("Forwarding:ClientStrategy", "PerRequestBlocking"), .. As2016]), load)
             with { MinimumWarmup = BlockingWarmup };
 
-    private static Scenario GoFlow(string name, string title, Implementation frontEnd, string client, LoadSpec load, string set = "classic") =>
+    /// <summary>Go net/http's front-end (with its client mode) forwarding to Go net/http's back-end.</summary>
+    private static Scenario GoFlow(string name, string title, string client, LoadSpec load, string set = "classic") =>
+        PeerFlow(set, name, title, Implementation.GoNetHttp, load, ("client", client));
+
+    /// <summary>Each peer at its best, a pair of its own services: Go fasthttp on both sides, Rust hyper on both sides.</summary>
+    private static IEnumerable<Scenario> FastestPeers(string set, LoadSpec load) =>
+    [
+        PeerFlow(set, $"go-fasthttp-c{load.Connections}", "Go fasthttp front-end and back-end, pooled HostClient", Implementation.GoFastHttp, load),
+        PeerFlow(set, $"rust-hyper-c{load.Connections}", "Rust hyper + tokio front-end and back-end, pooled hyper client", Implementation.RustHyper, load),
+    ];
+
+    /// <summary>
+    /// The floor: nginx passing each request on to an nginx that answers 200 (<see cref="Implementation.Nginx"/>): two HTTP
+    /// exchanges with no JSON work, what every other row pays at least on the same machine, so each reads as a share of it.
+    /// </summary>
+    private static Scenario Floor(string set, LoadSpec load) =>
+        PeerFlow(set, $"floor-nginx-c{load.Connections}", "The floor: nginx proxying to an nginx that answers 200, no JSON work", Implementation.Nginx, load);
+
+    /// <summary>A peer's front-end (with <paramref name="frontEndFlags"/>) forwarding to the same peer's back-end.</summary>
+    private static Scenario PeerFlow(string set, string name, string title, Implementation implementation, LoadSpec load, params (string Flag, string Value)[] frontEndFlags) =>
         new(set, name, title)
         {
-            FrontEnd = ServiceSpec.Go(frontEnd, ("client", client)),
-            BackEnd = ServiceSpec.Go(Implementation.GoNetHttp),
+            FrontEnd = ServiceSpec.Peer(implementation, frontEndFlags),
+            BackEnd = ServiceSpec.Peer(implementation),
             Load = load,
         };
 

@@ -1,7 +1,7 @@
 namespace Ingest.Lab.Catalogue;
 
 /// <summary>
-/// One service of a scenario: the program, its settings (configuration keys for .NET, flags for Go), its
+/// One service of a scenario: the program, its settings (configuration keys for .NET, flags for a peer), its
 /// environment (GC mode and the like) and how it is built (JIT or Native AOT).
 /// </summary>
 internal sealed record ServiceSpec(Implementation Implementation)
@@ -52,8 +52,13 @@ internal sealed record ServiceSpec(Implementation Implementation)
     public static ServiceSpec DotNet(params (string Key, string Value)[] settings) =>
         new(Implementation.DotNet) { Settings = settings.ToDictionary(s => s.Key, s => s.Value) };
 
-    public static ServiceSpec Go(Implementation implementation, params (string Flag, string Value)[] flags) =>
+    /// <summary>A peer's service (Go, Rust, the nginx floor) with its command-line flags, without the leading dash.</summary>
+    public static ServiceSpec Peer(Implementation implementation, params (string Flag, string Value)[] flags) =>
         new(implementation) { Settings = flags.ToDictionary(f => f.Flag, f => f.Value) };
+
+    /// <summary>Whether the service, as a back-end, counts what it persisted on <c>GET /ingest/stats</c> (the loss check
+    /// reads it): every implementation but the nginx floor.</summary>
+    public bool Counts => Implementation != Implementation.Nginx;
 
     public ServiceSpec With(params (string Key, string Value)[] settings)
     {

@@ -18,11 +18,11 @@ internal sealed class SoakSymbols
 
     public Option<IReadOnlyList<string>> Against { get; } = new("--against")
     {
-        Description = WithDefault("The Go stacks soaked after .NET at the same rate, comma-separated, or 'none'.", string.Join(",", Defaults.Against)),
+        Description = WithDefault("The peers soaked after .NET at the same rate (Go net/http, and Go fasthttp's and Rust hyper's own pairs), comma-separated, or 'none'.", string.Join(",", Defaults.Against)),
         HelpName = "stacks",
         Arity = ArgumentArity.ExactlyOne,
         CustomParser = result => SoakCommand.ParseAgainst(Value(result)) ?? Reject<IReadOnlyList<string>>(result,
-            $"soak: --against takes 'none' or a comma-separated list of {string.Join(", ", SoakCommand.GoStacks.Keys)}."),
+            $"soak: --against takes 'none' or a comma-separated list of {string.Join(", ", SoakCommand.PeerStacks.Keys)}."),
     };
 
     public Option<bool> Lean { get; } = Switch("--lean", "The .NET services with the lean profile (docs/configuration.md#lean-profile).");

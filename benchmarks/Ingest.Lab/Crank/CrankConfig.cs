@@ -63,6 +63,7 @@ internal static class CrankConfig
         "../artifacts/crank/Ingest.BackEnd-trimmed",
         "../artifacts/crank/Ingest.FrontEnd-trimmed",
         "../artifacts/crank/go",
+        "../artifacts/crank/rust",
     };
 
     public static string ScenarioName(Scenario scenario) => $"{scenario.Set}-{scenario.Name}";
@@ -72,9 +73,11 @@ internal static class CrankConfig
     /// transport needs a package Crank's publish is not given (its other rows are the transports set's), nor when a
     /// service is profile-guided Native AOT: its build needs a training run of the same scenario on the same machine first
     /// (Running/ProfileTraining), which the lab does and crank/publish.sh, building once for every job, does not; nor when
-    /// a Native AOT service is built without the profile it ships, which crank/publish.sh's one Native AOT build has.</summary>
+    /// a Native AOT service is built without the profile it ships, which crank/publish.sh's one Native AOT build has; nor
+    /// the floor (nginx to nginx): it counts nothing for the load job's loss check, and it is the lab's reference for the
+    /// one machine the lab runs on.</summary>
     public static bool Covers(Scenario scenario) =>
-        scenario.Stores.Count == 0 && scenario.Set != ScenarioCatalogue.RedHatSet && !ProfileTraining.Needs(scenario)
+        scenario.FrontEnd.Implementation != Implementation.Nginx && scenario.Stores.Count == 0 && scenario.Set != ScenarioCatalogue.RedHatSet && !ProfileTraining.Needs(scenario)
         && scenario.FrontEnd.ShippedProfile && scenario.BackEnd is not { ShippedProfile: false };
 
     public static string Generate(IReadOnlyList<Scenario> scenarios)
@@ -213,7 +216,9 @@ internal static class CrankConfig
     private static string Job(ServiceSpec spec, bool frontEnd) => spec.Implementation switch
     {
         Implementation.GoNetHttp => frontEnd ? "go-frontend" : "go-backend",
-        Implementation.GoFastHttp => "go-fasthttp-frontend",
+        Implementation.GoFastHttp => frontEnd ? "go-fasthttp-frontend" : "go-fasthttp-backend",
+        Implementation.RustHyper => frontEnd ? "rust-frontend" : "rust-backend",
+        Implementation.Nginx => throw new InvalidOperationException("The floor has no Crank job (see Covers)."),
         _ => (frontEnd ? "ingest-frontend" : "ingest-backend") + (spec.NativeAot ? "-aot" : spec.Trimmed ? "-trimmed" : ""),
     };
 
@@ -461,7 +466,34 @@ internal static class CrankConfig
                 localFolder: ../artifacts/crank/go
                 destinationFolder: ''
             executable: ingest-go-fasthttp
-            arguments: -listen {{serverAddress}}:{{serverPort}} -backends http://{{backendAddress}}:{{backendPort}} -client {{goClient}}
+            arguments: -role frontend -listen {{serverAddress}}:{{serverPort}} -backends http://{{backendAddress}}:{{backendPort}} -client {{goClient}}
+            readyStateText: Application started.
+
+          go-fasthttp-backend:
+            sources:
+              app:
+                localFolder: ../artifacts/crank/go
+                destinationFolder: ''
+            executable: ingest-go-fasthttp
+            arguments: -role backend -listen {{backendAddress}}:{{backendPort}}
+            readyStateText: Application started.
+
+          rust-backend:
+            sources:
+              app:
+                localFolder: ../artifacts/crank/rust
+                destinationFolder: ''
+            executable: ingest-rust
+            arguments: -role backend -listen {{backendAddress}}:{{backendPort}}
+            readyStateText: Application started.
+
+          rust-frontend:
+            sources:
+              app:
+                localFolder: ../artifacts/crank/rust
+                destinationFolder: ''
+            executable: ingest-rust
+            arguments: -role frontend -listen {{serverAddress}}:{{serverPort}} -backends http://{{backendAddress}}:{{backendPort}}
             readyStateText: Application started.
 
           nginx-proxy:

@@ -5,13 +5,18 @@ internal sealed record HeadlineRow(string Name, string Flow, int Connections, do
 {
     public const string FastestFlow = "aspnet-fastest";
 
+    /// <summary>nginx to nginx, no JSON work (<see cref="Catalogue.Implementation.Nginx"/>).</summary>
+    public const string FloorFlow = "floor-nginx";
+
     private static readonly Dictionary<string, string> Labels = new()
     {
         ["aspnet-2016"] = "ASP.NET Core as in 2016 (MVC, Newtonsoft, HttpClient per request, `.Result`)",
         ["aspnet-default"] = "ASP.NET Core default (minimal API, Sockets, static HttpClient)",
         [FastestFlow] = "ASP.NET Core fastest (`--environment Fastest`)",
         ["go-nethttp"] = "Go net/http (pooled client)",
-        ["go-fasthttp"] = "Go fasthttp (net/http back-end)",
+        ["go-fasthttp"] = "Go fasthttp (fasthttp both sides)",
+        ["rust-hyper"] = "Rust hyper + tokio (hyper both sides)",
+        [FloorFlow] = "The floor: nginx to nginx, no JSON work",
     };
 
     public static string Label(string flow) => Labels.GetValueOrDefault(flow, flow);

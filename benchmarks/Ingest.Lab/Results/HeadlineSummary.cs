@@ -115,19 +115,38 @@ internal sealed record HeadlineSummary
         return md.ToString();
     }
 
-    /// <summary>What the tables imply, in words drawn from them alone: the fastest front-end's memory against Go
-    /// fasthttp's, and which verdicts the rounds could not decide.</summary>
+    /// <summary>What the tables imply, in words drawn from them alone: each flow as a share of the floor, the fastest
+    /// front-end's memory against the fastest peers', and which verdicts the rounds could not decide.</summary>
     private void Notes(StringBuilder md)
     {
         md.AppendLine();
-        var fastest = Rows.Where(r => r.Flow == HeadlineRow.FastestFlow).OrderBy(r => r.Connections).ToList();
-        var fasthttp = Rows.Where(r => r.Flow == "go-fasthttp").ToList();
-        var pairs = fastest.Select(f => (Fastest: f, Go: fasthttp.FirstOrDefault(g => g.Connections == f.Connections))).Where(p => p.Go is not null).ToList();
-        if (pairs.Count > 0)
+        var floor = Rows.Where(r => r.Flow == HeadlineRow.FloorFlow && r.LossCheckPassed).OrderBy(r => r.Connections).ToList();
+        if (floor.Count > 0)
         {
+            var shares = Rows.Where(r => r.Flow != HeadlineRow.FloorFlow).Select(r => r.Flow).Distinct().Select(flow =>
+            {
+                var rows = floor.Select(f => Rows.FirstOrDefault(r => r.Flow == flow && r.Connections == f.Connections))
+                    .Select((r, i) => r is null ? "–" : Format.Percent(r.Rps / floor[i].Rps));
+                return $"{HeadlineRow.Label(flow)} {string.Join(" / ", rows)}";
+            });
             md.AppendLine(CultureInfo.InvariantCulture,
-                $"- **What it costs**: memory. The fastest front-end peaked at {string.Join(" / ", pairs.Select(p => Format.Mb(p.Fastest.FrontEndPeakRssBytes)))} resident " +
-                $"({string.Join(" / ", pairs.Select(p => $"c{p.Fastest.Connections}"))}), {string.Join(" / ", pairs.Select(p => Format.Ratio(p.Fastest.FrontEndPeakRssBytes / p.Go!.FrontEndPeakRssBytes)))} Go fasthttp's: the runtime's JIT, heap and pools.");
+                $"- **Share of the floor** (two HTTP exchanges and no JSON work: nginx passing each request to an nginx that answers 200, " +
+                $"{string.Join(" / ", floor.Select(f => Format.Rps(f.Rps)))} RPS at {string.Join(" / ", floor.Select(f => $"c{f.Connections}"))}): {string.Join("; ", shares)}.");
+        }
+
+        var fastest = Rows.Where(r => r.Flow == HeadlineRow.FastestFlow).OrderBy(r => r.Connections).ToList();
+        foreach (var peer in (string[])["rust-hyper", "go-fasthttp"])
+        {
+            var peerRows = Rows.Where(r => r.Flow == peer).ToList();
+            var pairs = fastest.Select(f => (Fastest: f, Peer: peerRows.FirstOrDefault(g => g.Connections == f.Connections))).Where(p => p.Peer is not null).ToList();
+            if (pairs.Count == 0)
+            {
+                continue;
+            }
+
+            md.AppendLine(CultureInfo.InvariantCulture,
+                $"- **What it costs against {HeadlineRow.Label(peer)}**: memory. The fastest front-end peaked at {string.Join(" / ", pairs.Select(p => Format.Mb(p.Fastest.FrontEndPeakRssBytes)))} resident " +
+                $"({string.Join(" / ", pairs.Select(p => $"c{p.Fastest.Connections}"))}), {string.Join(" / ", pairs.Select(p => Format.Ratio(p.Fastest.FrontEndPeakRssBytes / p.Peer!.FrontEndPeakRssBytes)))} its: the runtime's JIT, heap and pools.");
         }
 
         var undecided = Verdicts.Where(v => v.Standing is Standing.Level or Standing.Undecided).ToList();

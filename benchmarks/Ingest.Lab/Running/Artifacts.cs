@@ -6,15 +6,13 @@ namespace Ingest.Lab.Running;
 
 /// <summary>
 /// The programs a run starts, built once per run: the .NET services published in Release (JIT or Native
-/// AOT), the load generator, and the Go baselines built with Debian's Go toolchain.
+/// AOT), the load generator, and the Go and Rust baselines built with Debian's toolchains (each baseline's build.sh).
 /// </summary>
 internal sealed class Artifacts(RepositoryLayout layout, Publisher publisher, TextWriter log)
 {
-    private Task<string?>? _goBuild;
+    private readonly Dictionary<string, Task<string?>> _builds = [];
 
     public RepositoryLayout Layout => layout;
-
-    public string GoBinaries => Path.Combine(layout.Root, "src", "baselines", "go", "bin");
 
     /// <summary>The command that starts a service of <paramref name="spec"/> in <paramref name="role"/>;
     /// null with a reason when it cannot be had on this machine.</summary>
@@ -63,15 +61,41 @@ internal sealed class Artifacts(RepositoryLayout layout, Publisher publisher, Te
             }
         }
 
-        var missing = await (_goBuild ??= BuildGoAsync(cancellationToken));
-        var binary = Path.Combine(GoBinaries, spec.Implementation == Implementation.GoFastHttp ? "ingest-go-fasthttp" : "ingest-go");
+        if (spec.Implementation == Implementation.Nginx)
+        {
+            // Its configuration is the scenario's (Topology); the command is the machine's.
+            return await Results.MachineInfo.FirstLineAsync("sh", ["-c", "command -v nginx"], cancellationToken) is not null
+                ? ("nginx", [], null)
+                : (null, [], "nginx is not installed (Debian package nginx)");
+        }
+
+        var (baseline, program) = Baseline(spec.Implementation);
+        if (!_builds.TryGetValue(baseline, out var build))
+        {
+            _builds[baseline] = build = BuildBaselineAsync(baseline, cancellationToken);
+        }
+
+        var missing = await build;
+        var binary = Path.Combine(BaselineBinaries(baseline), program);
         if (!File.Exists(binary))
         {
-            return (null, [], missing ?? $"{Path.GetFileName(binary)} was not built");
+            return (null, [], missing ?? $"{program} was not built");
         }
 
         return (binary, [], null);
     }
+
+    /// <summary>A peer's folder under src/baselines and its program's name there.</summary>
+    public static (string Baseline, string Program) Baseline(Implementation implementation) => implementation switch
+    {
+        Implementation.GoNetHttp => ("go", "ingest-go"),
+        Implementation.GoFastHttp => ("go", "ingest-go-fasthttp"),
+        Implementation.RustHyper => ("rust", "ingest-rust"),
+        _ => throw new ArgumentOutOfRangeException(nameof(implementation), implementation, "not a baseline built from src/baselines"),
+    };
+
+    /// <summary>Where a baseline's build script puts its programs: src/baselines/&lt;baseline&gt;/bin.</summary>
+    public string BaselineBinaries(string baseline) => Path.Combine(layout.Root, "src", "baselines", baseline, "bin");
 
     /// <summary>
     /// Builds what the scenarios start, before the first of them, so no scenario's time (nor the run's estimate of the
@@ -102,15 +126,15 @@ internal sealed class Artifacts(RepositoryLayout layout, Publisher publisher, Te
     public Task<string> LoadGeneratorAsync(CancellationToken cancellationToken) => publisher.PublishAsync("Ingest.LoadGen", cancellationToken);
 
     // Returns null when everything built, else what the build script said it could not build.
-    private async Task<string?> BuildGoAsync(CancellationToken cancellationToken)
+    private async Task<string?> BuildBaselineAsync(string baseline, CancellationToken cancellationToken)
     {
-        var script = Path.Combine(layout.Root, "src", "baselines", "go", "build.sh");
+        var script = Path.Combine(layout.Root, "src", "baselines", baseline, "build.sh");
         if (!File.Exists(script))
         {
-            return "the Go baselines are not in this checkout";
+            return $"the {baseline} baselines are not in this checkout";
         }
 
-        log.WriteLine("  building the Go baselines");
+        log.WriteLine($"  building the {baseline} baselines");
         var start = new ProcessStartInfo("bash", [script]) { RedirectStandardOutput = true, RedirectStandardError = true };
         using var process = Process.Start(start)!;
         var stdout = process.StandardOutput.ReadToEndAsync(cancellationToken);
@@ -122,7 +146,7 @@ internal sealed class Artifacts(RepositoryLayout layout, Publisher publisher, Te
             return null;
         }
 
-        log.WriteLine("  Go baselines: " + output.Replace("\n", "\n    ", StringComparison.Ordinal));
-        return "the Go build failed or was partial: " + output.Split('\n').LastOrDefault();
+        log.WriteLine($"  {baseline} baselines: " + output.Replace("\n", "\n    ", StringComparison.Ordinal));
+        return $"the {baseline} build failed or was partial: " + output.Split('\n').LastOrDefault();
     }
 }

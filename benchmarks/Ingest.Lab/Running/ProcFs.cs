@@ -2,15 +2,43 @@ using System.Globalization;
 
 namespace Ingest.Lab.Running;
 
-/// <summary>Reads a process's CPU time and resident memory from /proc, as top and ps do.</summary>
+/// <summary>Reads a process's CPU time and resident memory from /proc, as top and ps do (with the processes it started).</summary>
 internal static class ProcFs
 {
     // USER_HZ: the unit of utime/stime in /proc/<pid>/stat. 100 on every Linux architecture .NET runs on
     // (it is fixed by the kernel ABI, unlike CONFIG_HZ).
     private const double ClockTicksPerSecond = 100.0;
 
-    /// <summary>utime + stime of the process (all its threads) in seconds; null when it is gone.</summary>
+    /// <summary>
+    /// utime + stime of the process (all its threads) and of the processes it started (nginx's workers: a service of
+    /// several processes is measured whole), in seconds; null when it is gone. A child's time counts while it lives.
+    /// </summary>
     public static double? CpuSeconds(int pid)
+    {
+        var own = OwnCpuSeconds(pid);
+        return own is null ? null : own + Children(pid).Sum(child => CpuSeconds(child) ?? 0);
+    }
+
+    /// <summary>The processes <paramref name="pid"/>'s main thread started and that still run (the kernel's
+    /// /proc/&lt;pid&gt;/task/&lt;pid&gt;/children); none when it is gone or started none.</summary>
+    public static IReadOnlyList<int> Children(int pid)
+    {
+        try
+        {
+            return [.. File.ReadAllText($"/proc/{pid}/task/{pid}/children").Split(' ', StringSplitOptions.RemoveEmptyEntries)
+                .Select(child => int.Parse(child, CultureInfo.InvariantCulture))];
+        }
+        catch (IOException)
+        {
+            return [];
+        }
+        catch (UnauthorizedAccessException)
+        {
+            return [];
+        }
+    }
+
+    private static double? OwnCpuSeconds(int pid)
     {
         string stat;
         try
@@ -65,8 +93,13 @@ internal static class ProcFs
         }
     }
 
-    /// <summary>VmRSS (resident set) in bytes; null when the process is gone.</summary>
-    public static long? ResidentBytes(int pid) => StatusKilobytes(pid, "VmRSS:") * 1024;
+    /// <summary>VmRSS (resident set) in bytes, with the processes it started (as <see cref="CpuSeconds"/>); null when
+    /// the process is gone.</summary>
+    public static long? ResidentBytes(int pid)
+    {
+        var own = StatusKilobytes(pid, "VmRSS:") * 1024;
+        return own is null ? null : own + Children(pid).Sum(child => ResidentBytes(child) ?? 0);
+    }
 
     /// <summary>Threads of the process; null when it is gone.</summary>
     public static long? Threads(int pid) => StatusKilobytes(pid, "Threads:");
@@ -88,8 +121,13 @@ internal static class ProcFs
         }
     }
 
-    /// <summary>VmHWM (peak resident set since start) in bytes; null when the process is gone.</summary>
-    public static long? PeakResidentBytes(int pid) => StatusKilobytes(pid, "VmHWM:") * 1024;
+    /// <summary>VmHWM (peak resident set since start) in bytes, with the peaks of the processes it started (each its
+    /// own, so an upper bound of the whole's peak); null when the process is gone.</summary>
+    public static long? PeakResidentBytes(int pid)
+    {
+        var own = StatusKilobytes(pid, "VmHWM:") * 1024;
+        return own is null ? null : own + Children(pid).Sum(child => PeakResidentBytes(child) ?? 0);
+    }
 
     // Reads a number from /proc/<pid>/status; "kB" is dropped where the line has it.
     private static long? StatusKilobytes(int pid, string key)

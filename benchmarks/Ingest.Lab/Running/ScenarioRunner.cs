@@ -116,7 +116,7 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
             }
 
             LossCheck? loss = null;
-            if (topology.BackEnd is { } backEnd && scenario.Load.EventsPerRequest > 0)
+            if (topology.BackEnd is { } backEnd && scenario.BackEnd is { Counts: true } && scenario.Load.EventsPerRequest > 0)
             {
                 // The back-end's total since the last round's check: services kept up between rounds keep counting.
                 progress("loss check");

@@ -11,6 +11,10 @@ namespace Ingest.Lab.Running;
 /// </summary>
 internal static class Toolchain
 {
+    /// <summary>What src/baselines/rust/build.sh builds with, offline: Debian's Rust toolchain and packaged crates.</summary>
+    public static readonly IReadOnlyList<string> RustPackages =
+        ["cargo", "rustc", "librust-hyper-dev", "librust-tokio-dev", "librust-serde-dev", "librust-serde-derive-dev", "librust-serde-json-dev"];
+
     public static IReadOnlyList<string> PackagesFor(IEnumerable<Scenario> scenarios, bool prometheus = false)
     {
         // wrk always: the cross-check (--wrk) and users comparing by hand both need it.
@@ -32,6 +36,12 @@ internal static class Toolchain
                     case { Implementation: Implementation.GoFastHttp }:
                         packages.Add("golang-go");
                         packages.Add("golang-github-valyala-fasthttp-dev");
+                        break;
+                    case { Implementation: Implementation.RustHyper }:
+                        packages.UnionWith(RustPackages);
+                        break;
+                    case { Implementation: Implementation.Nginx }:
+                        packages.Add("nginx");
                         break;
                     case { NativeAot: true }:
                         packages.Add("clang");

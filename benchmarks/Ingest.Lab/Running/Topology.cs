@@ -98,7 +98,7 @@ internal sealed class Topology : IAsyncDisposable
             }
 
             var port = FreePorts.Next();
-            await StartServiceAsync("back-end", backEndSpec, ServiceRole.BackEnd, port, backEnd: null, artifacts, pinning, cancellationToken);
+            await StartServiceAsync("back-end", backEndSpec, ServiceRole.BackEnd, port, backEnd: null, artifacts, pinning, workDirectory, cancellationToken);
             BackEnd = Loopback(port);
         }
 
@@ -107,7 +107,7 @@ internal sealed class Topology : IAsyncDisposable
         {
             var port = FreePorts.Next();
             var name = scenario.FrontEndInstances == 1 ? "front-end" : $"front-end-{i + 1}";
-            await StartServiceAsync(name, scenario.FrontEnd, ServiceRole.FrontEnd, port, BackEnd, artifacts, pinning, cancellationToken);
+            await StartServiceAsync(name, scenario.FrontEnd, ServiceRole.FrontEnd, port, BackEnd, artifacts, pinning, workDirectory, cancellationToken);
             frontEnds.Add(Loopback(port));
         }
 
@@ -117,7 +117,7 @@ internal sealed class Topology : IAsyncDisposable
             : await StartFrontDoorAsync(scenario.FrontDoor, frontEnds, pinning, workDirectory, cancellationToken);
     }
 
-    private async Task StartServiceAsync(string name, ServiceSpec spec, ServiceRole role, int port, Uri? backEnd, Artifacts artifacts, Pinning pinning, CancellationToken cancellationToken)
+    private async Task StartServiceAsync(string name, ServiceSpec spec, ServiceRole role, int port, Uri? backEnd, Artifacts artifacts, Pinning pinning, string workDirectory, CancellationToken cancellationToken)
     {
         var (fileName, prefix, missing) = await artifacts.ResolveAsync(spec, role, cancellationToken);
         if (fileName is null)
@@ -126,7 +126,16 @@ internal sealed class Topology : IAsyncDisposable
         }
 
         var arguments = new List<string>(prefix);
-        if (spec.Implementation == Implementation.DotNet)
+        var environment = spec.Environment;
+        string? directory = null;
+        if (spec.Implementation == Implementation.Nginx)
+        {
+            directory = Path.Combine(workDirectory, name);
+            Directory.CreateDirectory(directory);
+            (fileName, var floorArguments, environment) = ProxyConfigs.NginxFloor(directory, port, backEnd);
+            arguments.AddRange(floorArguments);
+        }
+        else if (spec.Implementation == Implementation.DotNet)
         {
             arguments.AddRange(["--urls", Loopback(port).ToString().TrimEnd('/')]);
             if (backEnd is not null)
@@ -138,11 +147,8 @@ internal sealed class Topology : IAsyncDisposable
         }
         else
         {
-            if (spec.Implementation == Implementation.GoNetHttp)
-            {
-                arguments.AddRange(["-role", role == ServiceRole.FrontEnd ? "frontend" : "backend"]);
-            }
-
+            // Every peer takes ingest-go's command line (src/baselines/go/README.md#flags).
+            arguments.AddRange(["-role", role == ServiceRole.FrontEnd ? "frontend" : "backend"]);
             arguments.AddRange(["-listen", $"127.0.0.1:{port.ToString(CultureInfo.InvariantCulture)}"]);
             if (backEnd is not null)
             {
@@ -158,14 +164,19 @@ internal sealed class Topology : IAsyncDisposable
         var group = _limits.IsNone ? null : ServiceCgroup.Create(name, _limits);
         var (limitedFile, limitedArgs) = group is null ? (fileName, arguments) : group.Wrap(fileName, arguments);
         var (file, args) = Pinning.Wrap(pinning.ServiceCpus, limitedFile, limitedArgs);
-        var process = ServiceProcess.Start(name, file, args, spec.Environment);
+        var process = ServiceProcess.Start(name, file, args, environment, directory);
         _processes.Add(process);
         if (group is not null)
         {
             _limited.Add((group, process));
         }
 
-        await process.WaitUntilReadyAsync(StartTimeout, cancellationToken);
+        if (spec.Implementation != Implementation.Nginx)
+        {
+            // nginx prints nothing when it is ready: its /healthz says it.
+            await process.WaitUntilReadyAsync(StartTimeout, cancellationToken);
+        }
+
         await WaitForHealthAsync(process, Loopback(port), cancellationToken);
         if (spec.Implementation == Implementation.DotNet)
         {
