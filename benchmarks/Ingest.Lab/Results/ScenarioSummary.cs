@@ -18,6 +18,10 @@ internal sealed record ScenarioSummary
     /// <summary>Per process: CPU (cores) and peak resident memory over the repeats.</summary>
     public required IReadOnlyDictionary<string, ProcessSummary> Processes { get; init; }
 
+    /// <summary>The spread of the repeats that have the figure; null when none has.</summary>
+    private static Spread? SpreadOf(IReadOnlyList<double?> values) =>
+        values.Where(v => v is not null).Select(v => v!.Value).ToArray() is { Length: > 0 } known ? Spread.Of(known) : null;
+
     public static ScenarioSummary From(IReadOnlyList<LoadRun> runs)
     {
         var processes = new Dictionary<string, ProcessSummary>();
@@ -29,7 +33,9 @@ internal sealed record ScenarioSummary
                 Spread.Of([.. usages.Select(u => (double)u.PeakResidentBytes)]),
                 usages.Max(u => u.HighWaterResidentBytes ?? u.PeakResidentBytes),
                 usages[^1].FinalResidentBytes,
-                GcSummary.Of([.. runs.Where(r => r.Processes.GetValueOrDefault(name)?.Gc is not null).Select(r => (r.Processes[name].Gc!, r.Responses))]));
+                GcSummary.Of([.. runs.Where(r => r.Processes.GetValueOrDefault(name)?.Gc is not null).Select(r => (r.Processes[name].Gc!, r.Responses))]),
+                SpreadOf([.. usages.Select(u => u.KernelShare)]),
+                SpreadOf([.. runs.Where(r => r.Processes.ContainsKey(name) && r.RequestsPerSecond > 0).Select(r => r.Processes[name].ContextSwitchesPerSecond / r.RequestsPerSecond)]));
         }
 
         return new ScenarioSummary
@@ -45,8 +51,10 @@ internal sealed record ScenarioSummary
 }
 
 /// <summary>A process over the repeats: CPU in cores, peak resident bytes per repeat, the kernel's high-water
-/// mark (warm-up included), resident memory after the last repeat, and for a .NET service its collector's work.</summary>
-internal sealed record ProcessSummary(Spread CpuCores, Spread PeakResidentBytes, long HighWaterResidentBytes, long FinalResidentBytes, GcSummary? Gc = null);
+/// mark (warm-up included), resident memory after the last repeat, for a .NET service its collector's work, the
+/// kernel's share of its CPU and its context switches a request (null where not read).</summary>
+internal sealed record ProcessSummary(Spread CpuCores, Spread PeakResidentBytes, long HighWaterResidentBytes, long FinalResidentBytes, GcSummary? Gc = null,
+    Spread? KernelShare = null, Spread? ContextSwitchesPerRequest = null);
 
 /// <summary>A .NET service's collector over the repeats (<see cref="GcUsage"/>): bytes allocated a request, the share
 /// of the time paused, and collections of each generation per 1,000 requests.</summary>

@@ -57,6 +57,7 @@ internal static class SummaryWriter
             }
 
             md.AppendLine();
+            WriteCosts(md, scenarios);
             WriteCollectors(md, scenarios);
             WriteContainers(md, scenarios);
             WriteMemoryFits(md, scenarios);
@@ -103,6 +104,33 @@ internal static class SummaryWriter
 
             md.AppendLine(CultureInfo.InvariantCulture,
                 $"| {r.Name} | {baseline.Name} | {Format.Ratio(r.Summary!.RequestsPerSecond.Median / baseline.Summary!.RequestsPerSecond.Median)} | {Format.Ratio(r.Summary.P99.Median / baseline.Summary.P99.Median)} | {Format.Ratio(PeakRss(r.Summary, "front-end") / PeakRss(baseline.Summary, "front-end"))} |");
+        }
+
+        md.AppendLine();
+    }
+
+    /// <summary>Each service's work a request, whatever its stack, side by side: where two stacks' rows differ, which
+    /// process pays, and whether in the kernel or by waiting (context switches).</summary>
+    private static void WriteCosts(StringBuilder md, List<ScenarioResult> scenarios)
+    {
+        var rows = scenarios
+            .Where(r => r.Summary is { RequestsPerSecond.Median: > 0 })
+            .SelectMany(r => r.Summary!.Processes.Where(p => p.Key.StartsWith("front-end", StringComparison.Ordinal) || p.Key == "back-end")
+                .OrderBy(p => p.Key == "back-end").ThenBy(p => p.Key, StringComparer.Ordinal).Select(p => (Scenario: r, Service: p.Key, Process: p.Value)))
+            .ToList();
+        if (rows.Count == 0)
+        {
+            return;
+        }
+
+        md.AppendLine("Each service's cost a request, every stack (from /proc over each repeat: CPU time with the kernel's part, and the context switches of all its threads):");
+        md.AppendLine();
+        md.AppendLine("| scenario | service | CPU a request | kernel share | context switches a request |");
+        md.AppendLine("|---|---|---|---|---|");
+        foreach (var (r, service, process) in rows)
+        {
+            md.AppendLine(CultureInfo.InvariantCulture,
+                $"| {r.Name} | {service} | {Format.Micros(process.CpuCores.Median / r.Summary!.RequestsPerSecond.Median)} | {(process.KernelShare is { } kernel ? Format.Percent(kernel.Median) : "-")} | {(process.ContextSwitchesPerRequest is { } switches ? switches.Median.ToString("0.00", CultureInfo.InvariantCulture) : "-")} |");
         }
 
         md.AppendLine();

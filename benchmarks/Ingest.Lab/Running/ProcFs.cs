@@ -13,10 +13,58 @@ internal static class ProcFs
     /// utime + stime of the process (all its threads) and of the processes it started (nginx's workers: a service of
     /// several processes is measured whole), in seconds; null when it is gone. A child's time counts while it lives.
     /// </summary>
-    public static double? CpuSeconds(int pid)
+    public static double? CpuSeconds(int pid) => CpuTimes(pid) is { } times ? times.User + times.Kernel : null;
+
+    /// <summary><see cref="CpuSeconds"/> split into user (utime) and kernel (stime) time; null when it is gone.</summary>
+    public static (double User, double Kernel)? CpuTimes(int pid)
     {
-        var own = OwnCpuSeconds(pid);
-        return own is null ? null : own + Children(pid).Sum(child => CpuSeconds(child) ?? 0);
+        if (OwnCpuTimes(pid) is not { } own)
+        {
+            return null;
+        }
+
+        foreach (var child in Children(pid))
+        {
+            if (CpuTimes(child) is { } times)
+            {
+                own = (own.User + times.User, own.Kernel + times.Kernel);
+            }
+        }
+
+        return own;
+    }
+
+    /// <summary>
+    /// Context switches of every thread of the process and of the processes it started, voluntary (it waited: a
+    /// blocking read, a futex) and not (preempted); null when it is gone. Threads that have ended are not counted, so
+    /// read it over a phase in which the services keep their threads.
+    /// </summary>
+    public static long? ContextSwitches(int pid)
+    {
+        long total = 0;
+        try
+        {
+            foreach (var task in Directory.EnumerateDirectories($"/proc/{pid}/task"))
+            {
+                foreach (var line in File.ReadLines(Path.Combine(task, "status")))
+                {
+                    if (line.StartsWith("voluntary_ctxt_switches:", StringComparison.Ordinal) || line.StartsWith("nonvoluntary_ctxt_switches:", StringComparison.Ordinal))
+                    {
+                        total += long.Parse(line.AsSpan(line.IndexOf(':') + 1).Trim(), CultureInfo.InvariantCulture);
+                    }
+                }
+            }
+        }
+        catch (IOException)
+        {
+            return null;
+        }
+        catch (UnauthorizedAccessException)
+        {
+            return null;
+        }
+
+        return total + Children(pid).Sum(child => ContextSwitches(child) ?? 0);
     }
 
     /// <summary>The processes <paramref name="pid"/>'s main thread started and that still run (the kernel's
@@ -38,7 +86,7 @@ internal static class ProcFs
         }
     }
 
-    private static double? OwnCpuSeconds(int pid)
+    private static (double User, double Kernel)? OwnCpuTimes(int pid)
     {
         string stat;
         try
@@ -57,8 +105,7 @@ internal static class ProcFs
         // The command name (field 2) may hold spaces and parentheses: count fields after the last ')'.
         var fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
         // After the name: state is field 3, so utime (14) and stime (15) are at offsets 11 and 12.
-        var ticks = long.Parse(fields[11], CultureInfo.InvariantCulture) + long.Parse(fields[12], CultureInfo.InvariantCulture);
-        return ticks / ClockTicksPerSecond;
+        return (long.Parse(fields[11], CultureInfo.InvariantCulture) / ClockTicksPerSecond, long.Parse(fields[12], CultureInfo.InvariantCulture) / ClockTicksPerSecond);
     }
 
     /// <summary>The whole machine's CPU time since boot from /proc/stat, in seconds: busy (everything but idle and

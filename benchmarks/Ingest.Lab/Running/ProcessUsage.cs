@@ -22,6 +22,14 @@ internal sealed record ProcessUsage
 
     public required int Samples { get; init; }
 
+    /// <summary>The kernel's part of <see cref="CpuCores"/> (system time: sockets, io_uring, scheduling); null in results
+    /// written before the lab read it.</summary>
+    public double? KernelShare { get; init; }
+
+    /// <summary>Context switches per second over the phase, every thread (<see cref="ProcFs.ContextSwitches"/>); null
+    /// when they could not be read at both ends.</summary>
+    public double? ContextSwitchesPerSecond { get; init; }
+
     /// <summary>What a .NET service's garbage collector did in the phase; null for any other process.</summary>
     public GcUsage? Gc { get; init; }
 
@@ -56,9 +64,13 @@ internal sealed record ProcessUsage
             series.Add([s.AtSeconds - first.AtSeconds, Math.Round(cores, 3), s.ResidentBytes]);
         }
 
+        var seconds = Math.Max(1e-6, last.AtSeconds - first.AtSeconds);
+        var cpu = last.CpuSeconds - first.CpuSeconds;
         return new ProcessUsage
         {
-            CpuCores = (last.CpuSeconds - first.CpuSeconds) / Math.Max(1e-6, last.AtSeconds - first.AtSeconds),
+            CpuCores = cpu / seconds,
+            KernelShare = cpu > 0 ? (last.KernelSeconds - first.KernelSeconds) / cpu : null,
+            ContextSwitchesPerSecond = last.ContextSwitches - first.ContextSwitches is { } switches ? switches / seconds : null,
             PeakCpuCores = peakCpu,
             MeanResidentBytes = (long)(rssSum / samples.Count),
             PeakResidentBytes = peakRss,

@@ -3,7 +3,7 @@ using System.Diagnostics;
 namespace Ingest.Lab.Running;
 
 /// <summary>
-/// Samples CPU and resident memory of a set of processes at a fixed rate (10 Hz) while a phase runs, so the
+/// Samples CPU (and its kernel part) and resident memory of a set of processes at a fixed rate (10 Hz) while a phase runs, so the
 /// report can show peak, mean and after-run memory and the CPU each process used.
 /// </summary>
 internal sealed class ResourceSampler : IAsyncDisposable
@@ -26,7 +26,7 @@ internal sealed class ResourceSampler : IAsyncDisposable
             _samples[name] = [];
         }
 
-        Sample();
+        Sample(whole: true);
         _loop = RunAsync();
     }
 
@@ -45,7 +45,7 @@ internal sealed class ResourceSampler : IAsyncDisposable
     {
         await _stop.CancelAsync();
         await _loop;
-        Sample();
+        Sample(whole: true);
         var usage = new Dictionary<string, ProcessUsage>();
         lock (_lock)
         {
@@ -84,16 +84,17 @@ internal sealed class ResourceSampler : IAsyncDisposable
         }
     }
 
-    private void Sample()
+    /// <summary>A reading of every process; <paramref name="whole"/> adds the context switches (a read per thread).</summary>
+    private void Sample(bool whole = false)
     {
         lock (_lock)
         {
             var at = _clock.Elapsed.TotalSeconds;
             foreach (var (name, pid) in _processes)
             {
-                if (ProcFs.CpuSeconds(pid) is { } cpu && ProcFs.ResidentBytes(pid) is { } rss)
+                if (ProcFs.CpuTimes(pid) is { } cpu && ProcFs.ResidentBytes(pid) is { } rss)
                 {
-                    _samples[name].Add(new ProcessSample(at, cpu, rss));
+                    _samples[name].Add(new ProcessSample(at, cpu.User + cpu.Kernel, rss, cpu.Kernel, whole ? ProcFs.ContextSwitches(pid) : null));
                 }
             }
         }
