@@ -11,6 +11,7 @@ using Ingest.Hosting.Mvc;
 using Ingest.Hosting.Raw;
 using Ingest.Transports;
 using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Configuration;
@@ -49,6 +50,12 @@ public static class IngestHostExtensions
             sp.GetRequiredService<IOptions<IngestOptions>>().Value.Serializer,
             sp.GetRequiredService<IOptions<LimitsOptions>>().Value.MaxJsonDepth));
         services.AddSingleton<ResponseWriter>();
+        // Exact syntax at the door, ahead of every endpoint (RequestSyntax); the raw style matches paths exactly, routing
+        // ignoring case.
+        services.AddSingleton<IStartupFilter>(static sp => new RequestSyntax(
+            sp.GetRequiredService<HostRole>().Role,
+            sp.GetRequiredService<ResponseWriter>(),
+            Ingest(sp).ApiStyle == ApiStyle.Raw ? StringComparison.Ordinal : StringComparison.OrdinalIgnoreCase));
         services.AddSingleton<Pages.StatusPageSource>();
         services.AddOptions<KestrelServerOptions>()
             .Configure<IOptions<IngestOptions>, IOptions<LimitsOptions>>(static (kestrel, ingest, limits) => ApplyLimits(kestrel, ingest.Value, limits.Value));

@@ -20,22 +20,14 @@ public sealed class FramingFaultTests(ITestOutputHelper output)
 
     private static readonly TimeSpan ExchangeTimeout = TimeSpan.FromSeconds(10);
 
-    /// <summary>A normalised event, as a front-end forwards it.</summary>
-    private const string Forward =
-        """[{"type":"job","source":"s","timestamp":"2026-11-22T10:00:00Z","received_at":"2026-11-22T10:00:00Z","job_id":"j","status":"s"}]""";
-
-    public static TheoryData<TransportKind, ApiStyle, ServiceRole> TransportsStylesAndServices() => EnumMatrix.Every<TransportKind, ApiStyle, ServiceRole>();
-
     [Theory]
-    [MemberData(nameof(TransportsStylesAndServices))]
+    [MemberData(nameof(WriteEndpoints.TransportsStylesAndServices), MemberType = typeof(WriteEndpoints))]
     public async Task EveryFramingFaultIsA4xxProblemOrAClosedConnectionNeverA5xxOrAnErrorLog(TransportKind transport, ApiStyle style, ServiceRole role)
     {
         var logs = new CapturingLoggerProvider();
         var limits = new Dictionary<string, string?> { ["Ingest:MaxBodyBytes"] = MaxBodyBytes.ToString(System.Globalization.CultureInfo.InvariantCulture) };
         await using var flow = await Flow.StartAsync(new FlowConfiguration(Style: style, Transport: transport.ToString()), limits, limits, logs);
-        var (server, path, valid) = role == ServiceRole.FrontEnd
-            ? (flow.FrontEnd.BaseAddress, "/ingest/event", SamplePayloads.Classic)
-            : (flow.BackEnd.BaseAddress, "/ingest/data", Forward);
+        var (server, path, valid) = WriteEndpoints.Of(flow, role);
 
         var failures = new List<string>();
         long persisted = 0;

@@ -98,6 +98,7 @@ public sealed class IngestProblem
         ProblemKind.BackEndTimeout => (504, "backend-timeout", "The back-end did not answer in time."),
         ProblemKind.NotFound => (404, "not-found", "There is nothing at this address."),
         ProblemKind.MethodNotAllowed => (405, "method-not-allowed", "This address does not answer this method."),
+        ProblemKind.MalformedRequest => (400, "malformed-request", "The request is not valid HTTP."),
         _ => throw new ArgumentOutOfRangeException(nameof(kind), kind, null),
     };
 }

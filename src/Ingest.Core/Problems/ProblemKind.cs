@@ -20,4 +20,5 @@ public enum ProblemKind
     BackEndTimeout,
     NotFound,
     MethodNotAllowed,
+    MalformedRequest,
 }
