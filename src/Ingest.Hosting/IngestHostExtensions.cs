@@ -71,6 +71,10 @@ public static class IngestHostExtensions
 
         if (role == ServiceRole.FrontEnd)
         {
+            // The front door's rule for a client's half-close, on every transport and endpoint: a complete request is
+            // answered (HalfCloseTolerance). The back-end keeps Kestrel's: its one caller, the front-end, closes a forward's
+            // connection only when it stopped waiting, and the back-end then stops too.
+            services.AddOptions<KestrelServerOptions>().Configure(static kestrel => kestrel.ConfigureEndpointDefaults(static listen => listen.Use(HalfCloseTolerance.Use)));
             services.AddSingleton(static sp => new IngestRequestReader(
                 sp.GetRequiredService<IIngestSerializer>(),
                 sp.GetRequiredService<TimeProvider>(),

@@ -51,9 +51,10 @@ public sealed class BackEndFailureTests
     public async Task ABackEndSlowerThanTheTimeoutGives504AndPersistsNothing(ClientStrategy strategy, ApiStyle style, ForwardingMode mode)
     {
         await using var flow = await Flow.StartAsync(
-            // The back-end on Sockets for every row: Kestrel aborts a request whose client sent FIN there, so the
-            // front-end giving up cancels the persist. On the Ingest transports a half-closed client is still served,
-            // and the forward completes — which a 504 allows (docs/contract.md: it leaves the outcome open).
+            // The back-end keeps Kestrel's rule for a caller's FIN (docs/contract.md#half-close): it aborts the request,
+            // so the front-end giving up cancels the persist. Sockets for every row: whether a delayed persist notices
+            // the abort in time is the transport's timing, and a persist that lands anyway is what a 504 allows (it
+            // leaves the outcome open).
             new FlowConfiguration(Strategy: strategy, Style: style, Mode: mode, BackEndTransport: "Sockets"),
             frontEndExtra: new() { ["Forwarding:TimeoutMilliseconds"] = TimeoutMilliseconds.ToString(System.Globalization.CultureInfo.InvariantCulture) },
             backEndExtra: new() { ["Faults:DelayMilliseconds"] = BackEndDelayMilliseconds.ToString(System.Globalization.CultureInfo.InvariantCulture) });
