@@ -46,7 +46,7 @@ enter_gopath "$fasthttp_root"
 
 packages=(./contract ./service ./stdhttp ./internal/e2etest ./cmd/ingest-go)
 if [ -n "$fasthttp_root" ]; then
-    packages+=(./fastfront ./cmd/ingest-go-fasthttp)
+    packages+=(./fast ./cmd/ingest-go-fasthttp)
 fi
 
 unformatted="$(gofmt_cmd="$(dirname "$GO")/gofmt"; [ -x "$gofmt_cmd" ] || gofmt_cmd=gofmt; "$gofmt_cmd" -l . 2>&1)"
