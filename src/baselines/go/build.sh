@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the Go baselines into bin/ (git-ignored) with Debian's Go, offline, in GOPATH mode:
 #   bin/ingest-go           net/http front-end and back-end
-#   bin/ingest-go-fasthttp  fasthttp front-end (needs golang-github-valyala-fasthttp-dev)
+#   bin/ingest-go-fasthttp  fasthttp front-end and back-end (needs golang-github-valyala-fasthttp-dev)
 # Installs nothing. Exit code 0 only when everything asked for was built; the last line says what was not.
 #
 # Usage: build.sh [--nethttp-only]
@@ -55,7 +55,7 @@ elif [ -n "$fasthttp_missing" ]; then
     rm -f "$bin/ingest-go-fasthttp"
     failed+=("bin/ingest-go-fasthttp: $fasthttp_missing")
 else
-    build ingest-go-fasthttp cmd/ingest-go-fasthttp "fasthttp front-end"
+    build ingest-go-fasthttp cmd/ingest-go-fasthttp "fasthttp front-end and back-end"
 fi
 
 if [ "${#failed[@]}" -gt 0 ]; then

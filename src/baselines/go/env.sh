@@ -76,3 +76,36 @@ run_go() {
         "$GO" "$@"
     fi
 }
+
+# The Rust baseline's binary (src/baselines/rust, built by its own build script): the conformance suite checks it
+# too when it exists.
+rust_binary="$(cd "$baselines_dir/.." && pwd)/rust/bin/ingest-rust"
+
+# Builds the Go binaries the conformance suite runs into directory $1, with more go build flags after it (-race):
+# ingest-go always, ingest-go-fasthttp when $2 (the fasthttp root) is not empty. Call it after enter_gopath. Returns 1
+# when a build failed (go has said why).
+build_conformance_binaries() {
+    local dir=$1 root=$2
+    shift 2
+    mkdir -p "$dir"
+    run_go build "$@" -o "$dir/ingest-go" ./cmd/ingest-go || return 1
+    if [ -n "$root" ]; then
+        run_go build "$@" -o "$dir/ingest-go-fasthttp" ./cmd/ingest-go-fasthttp || return 1
+    fi
+}
+
+# Prints the implementations the conformance suite checks by default, one a line (NAME=FRONTEND[,BACKEND][ FLAGS]), from
+# the Go binaries in directory $1: net/http with each client, the fasthttp pair, and the fasthttp front-end before the
+# net/http back-end (the lab's pairing until it runs the fasthttp back-end); plus the Rust baseline where it is built.
+default_implementations() {
+    local dir=$1
+    echo "go-nethttp=$dir/ingest-go"
+    echo "go-nethttp-per-request=$dir/ingest-go -client per-request"
+    if [ -x "$dir/ingest-go-fasthttp" ]; then
+        echo "go-fasthttp=$dir/ingest-go-fasthttp"
+        echo "go-fasthttp-front-nethttp-back=$dir/ingest-go-fasthttp,$dir/ingest-go"
+    fi
+    if [ -x "$rust_binary" ]; then
+        echo "rust=$rust_binary"
+    fi
+}

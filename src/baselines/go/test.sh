@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Checks the Go baselines: gofmt, go vet, and every Go test — the contract package's unit tests, the
-# end-to-end suite over real loopback sockets for each front-end, and the commands run as processes.
+# Checks the Go baselines: gofmt, go vet, and every Go test — the packages' unit tests, the commands run as
+# processes, and the conformance suite (internal/e2etest) against the Go binaries, built into a temporary directory
+# (net/http with each client, the fasthttp pair, the fasthttp front-end before the net/http back-end), and against
+# src/baselines/rust/bin/ingest-rust when that file exists (build it first to have it checked).
 # Builds nothing into bin/. The last line is "go: N passed, N failed" (a check that fails counts as one);
 # exit code 0 only when nothing failed.
 #
@@ -46,7 +48,7 @@ enter_gopath "$fasthttp_root"
 
 packages=(./contract ./service ./stdhttp ./internal/e2etest ./cmd/ingest-go)
 if [ -n "$fasthttp_root" ]; then
-    packages+=(./fastfront ./cmd/ingest-go-fasthttp)
+    packages+=(./fast ./cmd/ingest-go-fasthttp)
 fi
 
 unformatted="$(gofmt_cmd="$(dirname "$GO")/gofmt"; [ -x "$gofmt_cmd" ] || gofmt_cmd=gofmt; "$gofmt_cmd" -l . 2>&1)"
@@ -55,6 +57,16 @@ if [ -n "$unformatted" ]; then
 fi
 if ! run_go vet "${packages[@]}"; then
     fail "go vet"
+fi
+
+# The conformance suite runs real binaries: built here (with the race detector under --race), never bin/'s.
+binaries="$gopath_dir/conformance-bin"
+if build_conformance_binaries "$binaries" "$fasthttp_root" "${race[@]}"; then
+    INGEST_CONFORMANCE="$(default_implementations "$binaries")"
+    export INGEST_CONFORMANCE
+    echo "conformance suite against: $(echo "$INGEST_CONFORMANCE" | cut -d= -f1 | paste -sd, -)"
+else
+    fail "go build of the conformance binaries"
 fi
 
 log="$gopath_dir/test.log"
@@ -71,5 +83,6 @@ if [ "$status" -ne 0 ] || [ "$test_failures" -gt 0 ] || [ "$build_failures" -gt 
     fi
 else
     grep -E '^(ok|FAIL|\?)\s' "$log" # one line per package
+    grep -E '^    --- (PASS|FAIL): TestConformance/' "$log" # one line per implementation
 fi
 finish

@@ -24,7 +24,7 @@ type Stack uint8
 const (
 	// NetHTTP is the standard library: front-end and back-end, both client modes.
 	NetHTTP Stack = iota
-	// FastHTTP is valyala/fasthttp: front-end only, pooled client only.
+	// FastHTTP is valyala/fasthttp: front-end (pooled client only) and back-end.
 	FastHTTP
 )
 
@@ -117,11 +117,7 @@ func Parse(program string, stack Stack, args []string, stderr io.Writer) (*Confi
 		maxIdle, maxConns, timeoutMS   int
 		maxBody, maxBatch, drop, delay int
 	)
-	roleHelp := "what to serve: frontend or backend"
-	if stack == FastHTTP {
-		roleHelp = "what to serve: only frontend (the fasthttp binary has no back-end)"
-	}
-	fs.StringVar(&role, "role", string(FrontEnd), roleHelp)
+	fs.StringVar(&role, "role", string(FrontEnd), "what to serve: frontend or backend")
 	fs.StringVar(&listen, "listen", "", "address to listen on, host:port (port 0: any free port, printed at start); defaults to "+DefaultFrontEndListen+" for a front-end, "+DefaultBackEndListen+" for a back-end")
 	fs.StringVar(&backends, "backends", DefaultBackEnds, "front-end: comma-separated back-end base URLs (http://host:port); every event goes to each of them")
 	clientHelp := "front-end: pooled (one shared client) or per-request (a new transport per forward, keep-alive off)"
@@ -136,10 +132,8 @@ func Parse(program string, stack Stack, args []string, stderr io.Writer) (*Confi
 	fs.IntVar(&timeoutMS, "timeout-ms", DefaultTimeoutMS, "front-end: how long a forward may take before the caller gets 504, in ms")
 	fs.IntVar(&maxBody, "max-body-bytes", DefaultMaxBodyBytes, "largest request body accepted; larger ones get 413")
 	fs.IntVar(&maxBatch, "max-batch-events", contract.DefaultMaxBatchEvents, "front-end: most events in one request (JSON array or NDJSON); more get 413")
-	if stack == NetHTTP {
-		fs.IntVar(&drop, "drop-one-in", 0, "back-end fault: acknowledge every event but silently drop one in this many (0: never)")
-		fs.IntVar(&delay, "delay-ms", 0, "back-end fault: wait this long before persisting each request, in ms")
-	}
+	fs.IntVar(&drop, "drop-one-in", 0, "back-end fault: acknowledge every event but silently drop one in this many (0: never)")
+	fs.IntVar(&delay, "delay-ms", 0, "back-end fault: wait this long before persisting each request, in ms")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, err
@@ -170,8 +164,6 @@ var (
 
 func (c *Config) validate(set map[string]bool, backends string, timeoutMS, delayMS int) error {
 	switch {
-	case c.Role == BackEnd && c.Stack == FastHTTP:
-		return errors.New("-role backend: the fasthttp binary is a front-end only; run the back-end with ingest-go -role backend")
 	case c.Role != FrontEnd && c.Role != BackEnd:
 		return fmt.Errorf("-role %q: use frontend or backend", c.Role)
 	case c.MaxBodyBytes < 1 || c.MaxBodyBytes > maxConfiguredBodyBytes:
@@ -277,7 +269,8 @@ func (c *Config) Describe(addr string) string {
 	}
 	fmt.Fprintf(&b, " max-body-bytes=%d", c.MaxBodyBytes)
 	if c.Role == BackEnd {
-		fmt.Fprintf(&b, " sink=memory-counts drop-one-in=%d delay-ms=%d", c.DropOneIn, c.Delay.Milliseconds())
+		fmt.Fprintf(&b, " sink=memory-counts idempotency-keys=%d idempotency-window-s=%d drop-one-in=%d delay-ms=%d",
+			IdempotencyCapacity, int(IdempotencyWindow.Seconds()), c.DropOneIn, c.Delay.Milliseconds())
 	}
 	gogc := os.Getenv("GOGC")
 	if gogc == "" {

@@ -70,7 +70,11 @@ func TestParseRejectsWhatCannotWorkNamingTheFlag(t *testing.T) {
 		{NetHTTP, []string{"-backends", "http://x:1", "-max-batch-events", "0"}, "-max-batch-events"},
 		{NetHTTP, []string{"-backends", "http://x:1", "-listen", "nowhere"}, "-listen"},
 		{NetHTTP, []string{"-role", "backend", "-drop-one-in", "-1"}, "-drop-one-in"},
-		{FastHTTP, []string{"-role", "backend"}, "-role"},
+		{FastHTTP, []string{"-role", "backend", "-backends", "http://x:1"}, "-backends"},
+		{FastHTTP, []string{"-role", "backend", "-client", "pooled"}, "-client"},
+		{FastHTTP, []string{"-role", "backend", "-max-conns-per-host", "5"}, "-max-conns-per-host"},
+		{FastHTTP, []string{"-role", "backend", "-delay-ms", "-1"}, "-delay-ms"},
+		{FastHTTP, []string{"-backends", "http://x:1", "-drop-one-in", "3"}, "-drop-one-in"},
 		{FastHTTP, []string{"-backends", "http://x:1", "-client", "per-request"}, "-client"},
 	}
 	for _, c := range cases {
@@ -78,7 +82,7 @@ func TestParseRejectsWhatCannotWorkNamingTheFlag(t *testing.T) {
 			t.Errorf("%v: %v; want an error naming %s", c.args, err, c.flag)
 		}
 	}
-	for _, args := range [][]string{{"-max-idle-per-host", "1"}, {"-drop-one-in", "1"}, {"-no-such-flag"}, {"positional"}} {
+	for _, args := range [][]string{{"-max-idle-per-host", "1"}, {"-drop-one-in", "1"}, {"-delay-ms", "1"}, {"-no-such-flag"}, {"positional"}} {
 		if _, err := Parse("test", FastHTTP, append([]string{"-backends", "http://x:1"}, args...), io.Discard); err == nil {
 			t.Errorf("fasthttp accepted %v", args)
 		}

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"ingest/contract"
 )
 
 // benchmarkPage is the model of the .NET micro benchmark (PageRenderBenchmarks.Model): 14 configuration facts,
@@ -52,5 +54,29 @@ func BenchmarkRenderStatusPage(b *testing.B) {
 		if _, err := p.Render(); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+const forwardedLog = `[{"type":"log","source":"api-1","timestamp":"2026-11-22T10:00:00Z","received_at":"2026-11-22T10:00:01Z","level":"warn","message":"request 1 took longer than expected"}]`
+
+func TestRecentBodiesKeepTheLastEventsNewestFirst(t *testing.T) {
+	var r RecentBodies
+	for i := 0; i < RecentEvents+5; i++ {
+		r.Keep([]byte(forwardedLog))
+	}
+	r.Keep([]byte(`[{"type":"job","source":"b","timestamp":"2026-11-22T10:00:00Z","received_at":"2026-11-22T10:00:01Z","job_id":"j","status":"s"}]`))
+	events := r.Events()
+	if len(events) != RecentEvents || events[0].Type != contract.Job || events[1].Type != contract.Log {
+		t.Fatalf("kept %d events, newest %v", len(events), events[0].Type)
+	}
+}
+
+// BenchmarkRecentBodiesKeep is what the back-end's last-events ring costs a request: one body copied into a reused slot.
+func BenchmarkRecentBodiesKeep(b *testing.B) {
+	var r RecentBodies
+	body := []byte(forwardedLog)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		r.Keep(body)
 	}
 }

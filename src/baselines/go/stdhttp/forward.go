@@ -26,11 +26,11 @@ type forwarder struct {
 	// transport gives the transport for one forward and what to do when it is done.
 	transport func() (http.RoundTripper, func())
 	close     func()
-	counts    *counters
+	counts    *service.Counters
 }
 
-// target is a back-end with its forward request prepared once: method, parsed URL, host and headers. Each forward
-// is a shallow copy of it with its own context and body; the URL and the header map are shared, read-only (a
+// target is a back-end with its forward request prepared once: method, parsed URL and host. Each forward is a
+// shallow copy of it with its own context, body and header map (forwardHeader); the URL is shared, read-only (a
 // RoundTripper must not modify a request). http.NewRequest per forward parsed the URL again and built the header
 // map on every request, which showed in the front-end's CPU and allocation profiles
 // (docs/notebook/go-baselines.md).
@@ -39,14 +39,13 @@ type target struct {
 	template *http.Request
 }
 
-func newForwarder(c *service.Config, counts *counters) *forwarder {
+func newForwarder(c *service.Config, counts *service.Counters) *forwarder {
 	f := &forwarder{timeout: c.Timeout, counts: counts}
 	for _, t := range c.BackEnds {
 		template, err := http.NewRequest(http.MethodPost, t.URL, http.NoBody)
 		if err != nil {
 			panic(err) // service.Parse has built and checked every URL
 		}
-		template.Header["Content-Type"] = jsonType
 		f.targets = append(f.targets, target{BackEndTarget: t, template: template})
 	}
 	if c.Client == service.PerRequest {
@@ -88,8 +87,9 @@ func newTransport() *http.Transport {
 func (f *forwarder) forward(ctx context.Context, body []byte) *contract.Problem {
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
+	header := forwardHeader()
 	if len(f.targets) == 1 {
-		return f.send(ctx, &f.targets[0], body)
+		return f.send(ctx, &f.targets[0], header, body)
 	}
 	problems := make([]*contract.Problem, len(f.targets))
 	var wg sync.WaitGroup
@@ -97,7 +97,7 @@ func (f *forwarder) forward(ctx context.Context, body []byte) *contract.Problem 
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			problems[i] = f.send(ctx, &f.targets[i], body)
+			problems[i] = f.send(ctx, &f.targets[i], header, body)
 		}(i)
 	}
 	wg.Wait()
@@ -109,19 +109,29 @@ func (f *forwarder) forward(ctx context.Context, body []byte) *contract.Problem 
 	return nil
 }
 
+// forwardHeader is one forward's header map: Content-Type and a fresh Idempotency-Key, one key per forward, shared by
+// every back-end it goes to and by the transport's resend on a connection the back-end had closed (as the .NET
+// front-end's retries share theirs). A map per forward, because the key is the forward's own: the key's 32 bytes, its
+// []string and the map's small allocations, next to the transport's own per request.
+func forwardHeader() http.Header {
+	var key [contract.IdempotencyKeyLength]byte
+	return http.Header{"Content-Type": jsonType, idempotencyKeyHeader: {string(contract.AppendIdempotencyKey(key[:0]))}}
+}
+
 // send posts body to one back-end through the transport itself, not an http.Client: the client's only work
 // here would be redirects, which the contract answers as 502 (.NET's AllowAutoRedirect = false), and per
 // request it cloned the headers for them and set up its own deadline machinery, a large share of the front-end's
 // bytes allocated in the profile (docs/notebook/go-baselines.md). A 3xx is an answer other than 2xx, hence 502,
 // exactly as before.
-func (f *forwarder) send(ctx context.Context, t *target, body []byte) *contract.Problem {
-	p := f.call(ctx, t, body)
-	f.counts.forwarded(p)
+func (f *forwarder) send(ctx context.Context, t *target, header http.Header, body []byte) *contract.Problem {
+	p := f.call(ctx, t, header, body)
+	f.counts.Forwarded(p)
 	return p
 }
 
-func (f *forwarder) call(ctx context.Context, t *target, body []byte) *contract.Problem {
+func (f *forwarder) call(ctx context.Context, t *target, header http.Header, body []byte) *contract.Problem {
 	req := t.template.WithContext(ctx)
+	req.Header = header
 	req.Body, req.ContentLength = newForwardBody(body), int64(len(body))
 	// What the transport needs to resend a forward on a pooled connection the back-end had closed.
 	req.GetBody = func() (io.ReadCloser, error) { return newForwardBody(body), nil }

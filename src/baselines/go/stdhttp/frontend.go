@@ -13,12 +13,12 @@ type FrontEnd struct {
 	maxBody  int
 	forwards *forwarder
 	blank    *service.StatusPage // the page without counters: title and configuration, made once
-	counts   *counters
+	counts   *service.Counters
 }
 
 // NewFrontEnd builds the front-end a validated configuration describes.
 func NewFrontEnd(c *service.Config) *FrontEnd {
-	counts := newCounters()
+	counts := service.NewCounters()
 	return &FrontEnd{
 		reader:   contract.RequestReader{MaxBatchEvents: c.MaxBatchEvents},
 		maxBody:  c.MaxBodyBytes,
@@ -34,7 +34,7 @@ func (f *FrontEnd) Close() { f.forwards.close() }
 func (f *FrontEnd) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec := &recorder{ResponseWriter: w}
 	f.serve(rec, r)
-	f.counts.answered(rec.code())
+	f.counts.Answered(rec.code())
 }
 
 func (f *FrontEnd) serve(w http.ResponseWriter, r *http.Request) {
@@ -79,24 +79,8 @@ func (f *FrontEnd) ingest(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, p)
 		return
 	}
-	f.counts.acceptedEvents(events)
+	f.counts.AcceptedEvents(events)
 	write(w, http.StatusOK, jsonType, contract.AppendAccepted(make([]byte, 0, 32), len(events)))
 }
 
-// page is the front-end's status page: configuration, requests, errors, events accepted, back-end calls.
-func (f *FrontEnd) page() *service.StatusPage {
-	p := f.blank.Page()
-	f.counts.addTo(p)
-	p.CountEvents(contract.Stats{Job: f.counts.accepted[contract.Job].Load(), Metric: f.counts.accepted[contract.Metric].Load(), Log: f.counts.accepted[contract.Log].Load()})
-	outcomes := map[string]int64{}
-	if ok := f.counts.forwardsOK.Load(); ok > 0 {
-		outcomes["ok"] = ok
-	}
-	f.counts.mu.Lock()
-	for k, v := range f.counts.failures {
-		outcomes[k] = v
-	}
-	f.counts.mu.Unlock()
-	p.CountSorted("forwards.", outcomes)
-	return p
-}
+func (f *FrontEnd) page() *service.StatusPage { return f.counts.FrontEndPage(f.blank) }

@@ -32,6 +32,9 @@ var (
 	keepAliveIdle = 130 * time.Second // Kestrel's KeepAliveTimeout, so idle connections live as long on both
 )
 
+// idempotencyKeyHeader is contract.IdempotencyKeyHeader as net/http keys its header map (canonical form).
+var idempotencyKeyHeader = http.CanonicalHeaderKey(contract.IdempotencyKeyHeader)
+
 // NewServer wraps a front-end or back-end handler in the http.Server both roles use.
 func NewServer(h http.Handler) *http.Server {
 	return &http.Server{

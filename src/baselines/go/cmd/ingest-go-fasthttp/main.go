@@ -1,10 +1,11 @@
-// Command ingest-go-fasthttp is the Go front-end on valyala/fasthttp (front-end only; its back-end is
-// ingest-go -role backend):
+// Command ingest-go-fasthttp is the Go flow on valyala/fasthttp, one binary for both halves, with the command line of
+// ingest-go (less the net/http client's flags):
 //
-//	ingest-go-fasthttp -listen 127.0.0.1:5000 -backends http://127.0.0.1:5001
+//	ingest-go-fasthttp -role backend  -listen 127.0.0.1:5001
+//	ingest-go-fasthttp -role frontend -listen 127.0.0.1:5000 -backends http://127.0.0.1:5001
 //
-// It prints its configuration, then "Application started." once it listens, and shuts down gracefully
-// on SIGTERM or SIGINT. Run with -h for every flag.
+// The role defaults to frontend. It prints its configuration, then "Application started." once it listens, and shuts
+// down gracefully on SIGTERM or SIGINT. Run with -h for every flag.
 package main
 
 import (
@@ -17,7 +18,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"ingest/fastfront"
+	"ingest/fast"
 	"ingest/service"
 )
 
@@ -39,9 +40,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
+	var srv *fast.Server
+	if c.Role == service.FrontEnd {
+		srv = fast.NewFrontEnd(c).Server()
+	} else {
+		srv = fast.NewBackEnd(c).Server()
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
-	if err := service.Run(ctx, c, fastfront.New(c).Server(), stdout); err != nil {
+	if err := service.Run(ctx, c, srv, stdout); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", program, err)
 		return 1
 	}

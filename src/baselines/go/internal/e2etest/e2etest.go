@@ -1,6 +1,7 @@
-// Package e2etest is the end-to-end suite every Go front-end passes: real servers on 127.0.0.1:0, a real
-// net/http back-end behind them, and the contract checked from the outside over real sockets. Each
-// front-end's package runs it from its own tests, so the suite is written once.
+// Package e2etest is the end-to-end conformance suite every baseline binary passes (Conformance, run by its
+// conformance_test.go against the binaries INGEST_CONFORMANCE names): real processes on 127.0.0.1:0, the contract
+// checked from the outside over real sockets. It also has the helpers the packages' own tests use to serve in-process
+// and to run their command as a process.
 package e2etest
 
 import (
@@ -47,9 +48,17 @@ func Do(t testing.TB, method, url, contentType string, body []byte) Answer {
 
 // TryDo is Do for goroutines other than the test's own, which must not call t.Fatal.
 func TryDo(method, url, contentType string, body []byte) (Answer, error) {
+	return TryDoWith(method, url, contentType, nil, body)
+}
+
+// TryDoWith is TryDo with more request headers.
+func TryDoWith(method, url, contentType string, header http.Header, body []byte) (Answer, error) {
 	req, err := http.NewRequest(method, url, bytes.NewReader(body))
 	if err != nil {
 		return Answer{}, err
+	}
+	for name, values := range header {
+		req.Header[name] = values
 	}
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)

@@ -3,6 +3,7 @@ package e2etest
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"regexp"
@@ -37,8 +38,16 @@ var listenPattern = regexp.MustCompile(`listen=(http://\S+)`)
 // line and "Application started.". The process is killed when the test ends if it still runs.
 func StartProcess(t testing.TB, args ...string) *Process {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), AsMainVariable+"=1")
+	return StartBinary(t, os.Args[0], []string{AsMainVariable + "=1"}, args...)
+}
+
+// StartBinary runs the program at path with args (and env added to this process's environment) and waits for its
+// first line, the configuration naming listen=http://host:port, and its second, "Application started.". The process is
+// killed when the test ends if it still runs.
+func StartBinary(t testing.TB, path string, env []string, args ...string) *Process {
+	t.Helper()
+	cmd := exec.Command(path, args...)
+	cmd.Env = append(os.Environ(), env...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -119,8 +128,16 @@ func (p *Process) Wait(t testing.TB, within time.Duration) (int, string) {
 // RunCommand runs the test binary as its command to completion and returns its exit code and stderr.
 func RunCommand(t testing.TB, args ...string) (int, string) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), AsMainVariable+"=1")
+	return RunBinary(t, os.Args[0], []string{AsMainVariable + "=1"}, args...)
+}
+
+// RunBinary runs the program at path with args to completion (killed after 5 s) and returns its exit code and stderr.
+func RunBinary(t testing.TB, path string, env []string, args ...string) (int, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, args...)
+	cmd.Env = append(os.Environ(), env...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	err := cmd.Run()
