@@ -14,7 +14,7 @@ use crate::config::{Config, DATA_PATH};
 use crate::contract::problem::{self};
 use crate::contract::{content_type_format, forwarded_events, read_forwarded, Event, EventType, Format, JSON_MEDIA_TYPE};
 use crate::http::{self, lock, Counters, Persisted};
-use crate::idempotency::{IdempotencyGuard, WindowKey, CAPACITY, HEADER as IDEMPOTENCY_KEY, WINDOW};
+use crate::idempotency::{IdempotencyGuard, WindowKey, CAPACITY, HEADER as IDEMPOTENCY_KEY, MAX_KEY_LENGTH, WINDOW};
 use crate::status::PageBase;
 
 /// How many of the last events the page lists, as the .NET default (Sinks:StatusPageEvents).
@@ -135,7 +135,12 @@ impl BackEnd {
         if !json {
             return http::problem(&problem::unsupported(&http::content_type_text(&req), JSON_MEDIA_TYPE));
         }
-        let key = req.headers().get(IDEMPOTENCY_KEY).filter(|v| !v.is_empty()).map(|v| WindowKey::from_header(v.as_bytes()));
+        // An empty key, or one longer than MAX_KEY_LENGTH, is no key: the forward is persisted as is (.NET's rule).
+        let key = req
+            .headers()
+            .get(IDEMPOTENCY_KEY)
+            .filter(|v| !v.is_empty() && v.len() <= MAX_KEY_LENGTH)
+            .map(|v| WindowKey::from_header(v.as_bytes()));
         let body = match http::read_body(req.into_body(), self.max_body).await {
             Ok(body) => body,
             Err(p) => return http::problem(&p),

@@ -15,6 +15,8 @@ use tokio::sync::watch;
 
 /// The header (IETF draft-ietf-httpapi-idempotency-key-header), as the .NET services name it.
 pub const HEADER: &str = "idempotency-key";
+/// The longest key honoured (the .NET back-end's BackEndHandler.MaxKeyLength); a longer one is no key.
+pub const MAX_KEY_LENGTH: usize = 128;
 /// Persisted keys remembered at most (the .NET default's ceiling, IdempotencyOptions.MaxSizedCapacity).
 pub const CAPACITY: usize = 200_000;
 /// How long a persisted key is remembered (IdempotencyOptions.WindowSeconds): longer than any forward timeout.

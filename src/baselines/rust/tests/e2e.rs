@@ -431,7 +431,15 @@ fn the_back_end_persists_a_repeated_idempotency_key_once() {
     }
     send(&url(&b), "POST", "/ingest/data", Some(JSON), body, &[("Idempotency-Key", "other")]).want(200, JSON, r#"{"persisted":1}"#);
     send(&url(&b), "POST", "/ingest/data", Some(JSON), body, &[]).want(200, JSON, r#"{"persisted":1}"#);
-    assert_eq!(stats(&b), [3, 0, 0]);
+    // Longer than 128 characters: no key, persisted every time.
+    let long = "k".repeat(129);
+    for _ in 0..2 {
+        send(&url(&b), "POST", "/ingest/data", Some(JSON), body, &[("Idempotency-Key", &long)]).want(200, JSON, r#"{"persisted":1}"#);
+    }
+    // A refused request leaves its key unused.
+    send(&url(&b), "POST", "/ingest/data", Some(JSON), r#"[{"type":"log"}]"#, &[("Idempotency-Key", "refused-first")]).want_problem(400, "missing-field", "$[0].source");
+    send(&url(&b), "POST", "/ingest/data", Some(JSON), body, &[("Idempotency-Key", "refused-first")]).want(200, JSON, r#"{"persisted":1}"#);
+    assert_eq!(stats(&b), [6, 0, 0]);
     send(&url(&b), "POST", "/ingest/data", Some(JSON), r#"{"type":"nope"}"#, &[]).want_problem(400, "unknown-type", "$.type");
     send(&url(&b), "POST", "/ingest/data", Some(NDJSON), body, &[]).want_problem(415, "unsupported-media-type", "");
     let page = get(&url(&b), "/status");
