@@ -444,7 +444,7 @@ fn the_back_end_persists_a_repeated_idempotency_key_once() {
     send(&url(&b), "POST", "/ingest/data", Some(NDJSON), body, &[]).want_problem(415, "unsupported-media-type", "");
     let page = get(&url(&b), "/status");
     page.want(200, "text/html; charset=utf-8", "");
-    assert!(page.body.contains("data-fact=\"persisted.null\"><th>persisted.null</th><td>3</td>"), "{}", page.body);
+    assert!(page.body.contains("data-fact=\"persisted.null\"><th>persisted.null</th><td>6</td>"), "{}", page.body);
     assert!(page.body.contains("<td>idempotency.duplicates</td>") || page.body.contains(">idempotency.duplicates<"));
     assert!(page.body.contains("<tr class=\"event\"><td>job</td><td>s</td><td>2026-11-22T10:00:00.0000000Z</td><td>j s</td></tr>"));
 }
