@@ -7,16 +7,27 @@
 rust_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 install_hint="apt-get install -y cargo rustc librust-hyper-dev librust-tokio-dev librust-serde-dev librust-serde-derive-dev librust-serde-json-dev"
 
-# Sets CARGO (and RUSTC/RUSTDOC for Debian's cargo) or says why not and returns 1. Debian's /usr/bin/cargo is
-# preferred when installed: it is the toolchain Debian's crates were packaged for. A rustup toolchain earlier on the
-# PATH would otherwise answer as "rustc" for it, so Debian's rustc is named explicitly.
+# Prints where Debian's package $1 installed the command $2, or nothing.
+debian_command() {
+    command -v dpkg >/dev/null 2>&1 || return 0
+    dpkg-query -W -f '${Status}' "$1" 2>/dev/null | grep -q "install ok installed" || return 0
+    dpkg -L "$1" 2>/dev/null | grep -E "/bin/$2\$" | head -n 1 || true
+}
+
+# Sets CARGO (and RUSTC/RUSTDOC for Debian's cargo) or says why not and returns 1. Debian's cargo is preferred when
+# its package is installed: it is the toolchain Debian's crates were packaged for. A rustup toolchain earlier on the
+# PATH would otherwise answer as "rustc" for it, so Debian's rustc and rustdoc are named explicitly.
 find_cargo() {
+    local debian_cargo debian_rustc debian_rustdoc
+    debian_cargo="$(debian_command cargo cargo)"
     if [ -n "${CARGO:-}" ]; then
         CARGO="$(command -v "$CARGO" || true)"
-    elif dpkg-query -W -f '${Status}' cargo 2>/dev/null | grep -q "install ok installed" && [ -x /usr/bin/cargo ]; then
-        CARGO=/usr/bin/cargo
-        [ -x /usr/bin/rustc ] && export RUSTC=/usr/bin/rustc
-        [ -x /usr/bin/rustdoc ] && export RUSTDOC=/usr/bin/rustdoc
+    elif [ -n "$debian_cargo" ] && [ -x "$debian_cargo" ]; then
+        CARGO="$debian_cargo"
+        debian_rustc="$(debian_command rustc rustc)"
+        debian_rustdoc="$(debian_command rustc rustdoc)"
+        [ -n "$debian_rustc" ] && [ -x "$debian_rustc" ] && export RUSTC="$debian_rustc"
+        [ -n "$debian_rustdoc" ] && [ -x "$debian_rustdoc" ] && export RUSTDOC="$debian_rustdoc"
     elif command -v cargo >/dev/null 2>&1; then
         CARGO="$(command -v cargo)"
     fi
