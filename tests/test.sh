@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every test of the repository — the .NET suites and the Go baseline's — and ends with one line:
+# Runs every test of the repository — the .NET suites and the Go and Rust baselines' — and ends with one line:
 #   tests: N passed, N failed, N skipped   (each skipped test is listed above it with its reason)
 # It installs what the tests need on a fresh machine (Debian packages) first.
 set -uo pipefail
@@ -68,6 +68,20 @@ if [ -n "$go_line" ]; then
 else
     failed=$((failed + 1))
     echo "The Go tests printed no totals: counted as one failure."
+fi
+
+# The Rust baseline's own tests (unit and end-to-end over loopback), built offline from Debian's crates: "rust: N passed, N failed".
+ensure_debian_packages cargo rustc librust-hyper-dev librust-tokio-dev librust-serde-dev librust-serde-derive-dev librust-serde-json-dev \
+    || echo "Continuing: the Rust tests will fail and say what is missing."
+bash src/baselines/rust/test.sh > "$results/rust.log" 2>&1
+cat "$results/rust.log"
+rust_line=$(grep -E '^rust: [0-9]+ passed, [0-9]+ failed$' "$results/rust.log" | tail -n 1)
+if [ -n "$rust_line" ]; then
+    passed=$((passed + $(echo "$rust_line" | awk '{print $2}')))
+    failed=$((failed + $(echo "$rust_line" | awk '{print $4}')))
+else
+    failed=$((failed + 1))
+    echo "The Rust tests printed no totals: counted as one failure."
 fi
 
 # A build failure or a crashed test host produces no counters: count it as a failure, never as silence.
