@@ -1,7 +1,6 @@
 using System.Net;
 using System.Runtime.CompilerServices;
 using System.Runtime.ExceptionServices;
-using Ingest.Core.Buffers;
 using Ingest.Core.Diagnostics;
 using Ingest.Core.Events;
 using Ingest.Core.Problems;
@@ -62,20 +61,18 @@ public sealed partial class BackEndForwarder : IEventForwarder
     [AsyncMethodBuilder(typeof(PooledAsyncMethodBuilder<>))]
     public async ValueTask<IngestProblem?> ForwardAsync(List<IngestEvent> events, CancellationToken cancellationToken)
     {
-        using var body = new PooledBufferWriter();
-        _serializer.WriteEvents(body, events);
-
-        // One key per forward, shared by its retries and by every back-end: a string per request, deliberately.
-        var key = Guid.NewGuid().ToString("N");
+        // One key per forward, shared by its retries and by every back-end. The body is written by each sender where it
+        // needs the bytes, so no buffer is held per forward in flight (ForwardPayload says why).
+        var payload = new ForwardPayload(events, _serializer, Guid.NewGuid());
         if (_targets.Count == 1)
         {
-            return _blocking ? SendBlocking(0, body, key, cancellationToken) : await SendAsync(0, body, key, cancellationToken);
+            return _blocking ? SendBlocking(0, payload, cancellationToken) : await SendAsync(0, payload, cancellationToken);
         }
 
         var sends = new Task<IngestProblem?>[_targets.Count];
         for (var i = 0; i < _targets.Count; i++)
         {
-            sends[i] = _blocking ? Task.FromResult(SendBlocking(i, body, key, cancellationToken)) : SendAsync(i, body, key, cancellationToken).AsTask();
+            sends[i] = _blocking ? Task.FromResult(SendBlocking(i, payload, cancellationToken)) : SendAsync(i, payload, cancellationToken).AsTask();
         }
 
         foreach (var problem in await Task.WhenAll(sends))
@@ -91,12 +88,12 @@ public sealed partial class BackEndForwarder : IEventForwarder
 
     // The 2016 original's shape: the request thread waits on .Result, holding a thread-pool thread for the
     // whole round trip. Deliberately kept for the PerRequestBlocking strategy.
-    private IngestProblem? SendBlocking(int target, PooledBufferWriter body, string key, CancellationToken cancellationToken)
+    private IngestProblem? SendBlocking(int target, ForwardPayload payload, CancellationToken cancellationToken)
     {
         try
         {
 #pragma warning disable VSTHRD002, CA1849 // The blocking wait is the behaviour being measured.
-            return SendAsync(target, body, key, cancellationToken).AsTask().Result;
+            return SendAsync(target, payload, cancellationToken).AsTask().Result;
 #pragma warning restore VSTHRD002, CA1849
         }
         catch (AggregateException ex) when (ex.InnerException is not null)
@@ -110,7 +107,7 @@ public sealed partial class BackEndForwarder : IEventForwarder
     // mapped by the synchronous methods below (each async layer is a state machine box per forward in flight, kept for
     // reuse by the pooled builder).
     [AsyncMethodBuilder(typeof(PooledAsyncMethodBuilder<>))]
-    private async ValueTask<IngestProblem?> SendAsync(int index, PooledBufferWriter body, string key, CancellationToken cancellationToken)
+    private async ValueTask<IngestProblem?> SendAsync(int index, ForwardPayload payload, CancellationToken cancellationToken)
     {
         var started = 0L;
         if (_metrics is not null)
@@ -125,7 +122,7 @@ public sealed partial class BackEndForwarder : IEventForwarder
             var target = _targets[index];
             try
             {
-                return problem = Problem(target, await _sender.SendAsync(index, body.WrittenMemory, key, cancellationToken));
+                return problem = Problem(target, await _sender.SendAsync(index, payload, cancellationToken));
             }
             catch (Exception error) when (error is TimeoutRejectedException or ForwardOutcomeUnknownException or BrokenCircuitException or HttpRequestException)
             {

@@ -1,5 +1,6 @@
 using System.Net;
 using System.Runtime.InteropServices;
+using Ingest.Core.Buffers;
 using Polly.Timeout;
 
 namespace Ingest.Core.Forwarding;
@@ -16,10 +17,14 @@ internal sealed class HttpClientSender(IBackEndClientSource clients, BackEndResi
     private readonly IReadOnlyList<Uri> _targets = resilience.Targets;
     private readonly Version _version = options.Protocol == BackEndProtocol.Http2 ? HttpVersion.Version20 : HttpVersion.Version11;
 
-    public async ValueTask<BackEndReply> SendAsync(int target, ReadOnlyMemory<byte> body, string idempotencyKey, CancellationToken cancellationToken)
+    public async ValueTask<BackEndReply> SendAsync(int target, ForwardPayload payload, CancellationToken cancellationToken)
     {
+        // The body in a pooled buffer held for the whole send: HttpClient's content must outlive every attempt.
+        using var body = new PooledBufferWriter();
+        payload.WriteBody(body);
+
         // One message per forward and back-end: the resilience handler re-sends it on a retry, with the same key.
-        using var request = CreateRequest(_targets[target], body, idempotencyKey);
+        using var request = CreateRequest(_targets[target], body.WrittenMemory, payload.KeyText());
         var client = clients.Acquire();
         try
         {
@@ -47,7 +52,7 @@ internal sealed class HttpClientSender(IBackEndClientSource clients, BackEndResi
         response.Headers.RetryAfter?.Delta is { } delta ? (int)Math.Ceiling(delta.TotalSeconds) : 0;
 
     /// <summary>The forward's request over the forward's body, not copied: <see cref="ByteArrayContent"/> can be read
-    /// once per attempt, and the body outlives every attempt (it is returned to its pool when the forward ends).</summary>
+    /// once per attempt, and the body outlives every attempt (it is returned to its pool when the send ends).</summary>
     private HttpRequestMessage CreateRequest(Uri target, ReadOnlyMemory<byte> body, string key)
     {
         var request = new HttpRequestMessage(HttpMethod.Post, target)

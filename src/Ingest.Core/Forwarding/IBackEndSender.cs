@@ -13,9 +13,10 @@ namespace Ingest.Core.Forwarding;
 /// </summary>
 public interface IBackEndSender
 {
-    /// <summary>Sends <paramref name="body"/> (the forward's JSON) to back-end <paramref name="target"/>, its index in
-    /// <see cref="BackEndResilience.Targets"/>, with <paramref name="idempotencyKey"/> on every attempt.</summary>
-    ValueTask<BackEndReply> SendAsync(int target, ReadOnlyMemory<byte> body, string idempotencyKey, CancellationToken cancellationToken);
+    /// <summary>Sends <paramref name="payload"/> (the forward's events, written as JSON where the sender needs the
+    /// bytes) to back-end <paramref name="target"/>, its index in <see cref="BackEndResilience.Targets"/>, with the
+    /// payload's Idempotency-Key on every attempt.</summary>
+    ValueTask<BackEndReply> SendAsync(int target, ForwardPayload payload, CancellationToken cancellationToken);
 }
 
 /// <summary>What the forwarder reads of a back-end's answer: its status, and a 503's Retry-After in seconds (0 when

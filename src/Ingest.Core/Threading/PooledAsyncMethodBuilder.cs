@@ -16,14 +16,20 @@ namespace Ingest.Core.Threading;
 /// requests in flight on a loop thread nearly every call still allocates. This
 /// builder keeps up to <see cref="CachedPerThread"/> boxes per thread and state machine type: a box is taken when its
 /// method first suspends and given back when its caller reads the result, on the same loop thread when the transport
-/// runs inline. Semantics are the runtime builder's: the execution context is captured at each suspension and restored
+/// runs inline. A thread's cache grows, by doubling, to the most boxes it has had out at once, so it holds what the
+/// thread's peak of requests in flight needed and no more; the limit is the admission limit's default
+/// (<c>Forwarding:MaxInFlight</c>), so with the default settings no suspension on the forward path allocates, however the
+/// requests in flight are spread over the loops (docs/notebook/fast-path-at-300-connections.md). Semantics are the runtime builder's: the execution context is captured at each suspension and restored
 /// for the continuation, a result is read once, a box is reset (its version moves on) before it is reused.
 /// </remarks>
 [StructLayout(LayoutKind.Auto)]
 public struct PooledAsyncMethodBuilder<TResult>
 {
-    /// <summary>Boxes each thread keeps per state machine type; beyond that a suspension allocates as usual.</summary>
-    public const int CachedPerThread = 256;
+    /// <summary>Boxes each thread keeps at most per state machine type; beyond that a suspension allocates as usual.</summary>
+    public const int CachedPerThread = 1_024;
+
+    /// <summary>The first size of a thread's cache for one state machine type, doubled as more boxes come back.</summary>
+    internal const int InitialCachePerThread = 32;
 
     private Box? _box;
     private TResult _result;
@@ -180,7 +186,14 @@ public struct PooledAsyncMethodBuilder<TResult>
             StateMachine = default;
             Context = null;
             Core.Reset();
-            var cache = t_cache ??= new Box<TStateMachine>?[CachedPerThread];
+            var cache = t_cache ??= new Box<TStateMachine>?[InitialCachePerThread];
+            if (t_count == cache.Length && cache.Length < CachedPerThread)
+            {
+                // More boxes out at once than ever before on this thread: keep them all, up to the limit.
+                Array.Resize(ref t_cache, Math.Min(cache.Length * 2, CachedPerThread));
+                cache = t_cache;
+            }
+
             if (t_count < cache.Length)
             {
                 cache[t_count++] = this;

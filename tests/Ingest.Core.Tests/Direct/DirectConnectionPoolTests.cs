@@ -1,6 +1,7 @@
 using System.Net.Sockets;
 using Ingest.Core.Forwarding;
 using Ingest.Core.Forwarding.Direct;
+using Ingest.Core.Serialization;
 
 namespace Ingest.Core.Tests.Direct;
 
@@ -14,6 +15,7 @@ public sealed class DirectConnectionPoolTests
 {
     private const string Ok = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n";
     private static readonly byte[] Head = LoopDirectSender.Head(new Uri("http://127.0.0.1:5001/ingest/data"), sharedKey: null);
+    private static readonly ForwardPayload Payload = new([], IngestSerializers.Create(SerializerKind.SystemTextJsonSourceGen), Guid.NewGuid());
     private static readonly TimeSpan Long = TimeSpan.FromMinutes(2);
 
     private readonly List<CannedStream> _opened = [];
@@ -72,7 +74,7 @@ public sealed class DirectConnectionPoolTests
         var waiting = pool.RentAsync(fresh: false, CancellationToken.None).AsTask();
         await Task.Delay(50);
         Assert.False(waiting.IsCompleted);
-        await first.ExchangeAsync(Head, "k", "{}"u8.ToArray());
+        await first.ExchangeAsync(Head, Payload);
         pool.Return(first);
 
         Assert.Same(first, await waiting.WaitAsync(TimeSpan.FromSeconds(10)));
@@ -120,7 +122,7 @@ public sealed class DirectConnectionPoolTests
     private static async Task ExchangeAsync(DirectConnectionPool pool)
     {
         var connection = await pool.RentAsync(fresh: false, CancellationToken.None);
-        Assert.Equal(new BackEndReply(200), await connection.ExchangeAsync(Head, "k", "{}"u8.ToArray()));
+        Assert.Equal(new BackEndReply(200), await connection.ExchangeAsync(Head, Payload));
         pool.Return(connection);
     }
 }

@@ -1,7 +1,9 @@
 using System.Text;
 using CsCheck;
+using Ingest.Core.Events;
 using Ingest.Core.Forwarding;
 using Ingest.Core.Forwarding.Direct;
+using Ingest.Core.Serialization;
 
 namespace Ingest.Core.Tests.Direct;
 
@@ -16,7 +18,14 @@ public sealed class DirectConnectionTests
 {
     private const string Ok = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 15\r\n\r\n{\"persisted\":1}";
     private const string Key = "0123456789abcdef0123456789abcdef";
-    private static readonly byte[] Body = Encoding.UTF8.GetBytes("[{\"type\":\"job\",\"ü\":1}]");
+
+    // A message outside ASCII: the Content-Length counts the body's bytes, whatever the serializer escapes.
+    private static readonly ForwardPayload Payload = new(
+        [new IngestEvent { Type = EventType.Log, Source = "test", Level = "info", Message = "ü ok" }],
+        IngestSerializers.Create(SerializerKind.SystemTextJsonSourceGen),
+        Guid.ParseExact(Key, "N"));
+
+    private static readonly byte[] Body = BodyOf(Payload);
     private static readonly byte[] Head = LoopDirectSender.Head(new Uri("http://127.0.0.1:5001/ingest/data"), sharedKey: null);
 
     [Fact]
@@ -25,9 +34,9 @@ public sealed class DirectConnectionTests
         var stream = new CannedStream(Ok, Ok);
         await using var connection = new DirectConnection(stream);
 
-        var first = await connection.ExchangeAsync(Head, Key, Body);
+        var first = await connection.ExchangeAsync(Head, Payload);
         Assert.True(connection.Reusable);
-        var second = await connection.ExchangeAsync(Head, Key, Body);
+        var second = await connection.ExchangeAsync(Head, Payload);
 
         Assert.Equal(new BackEndReply(200), first);
         Assert.Equal(new BackEndReply(200), second);
@@ -36,6 +45,29 @@ public sealed class DirectConnectionTests
             "POST /ingest/data HTTP/1.1\r\nHost: 127.0.0.1:5001\r\nContent-Type: application/json\r\n" +
             $"Idempotency-Key: {Key}\r\nContent-Length: {Body.Length}\r\n\r\n" + Encoding.ASCII.GetString(Body),
             stream.Requests[0]);
+    }
+
+    [Fact]
+    public async Task ABodyLargerThanTheConnectionsBufferIsWrittenWholeAndTheNextRequestOnItIsExactToo()
+    {
+        // Larger than the connection's first buffer, so the serializer makes it grow while it writes the body.
+        var events = Enumerable.Range(0, 100)
+            .Select(i => new IngestEvent { Type = EventType.Log, Source = "test", Level = "info", Message = $"event {i} of a large batch" })
+            .ToList();
+        var large = new ForwardPayload(events, IngestSerializers.Create(SerializerKind.SystemTextJsonSourceGen), Guid.NewGuid());
+        var stream = new CannedStream(Ok, Ok);
+        await using var connection = new DirectConnection(stream);
+
+        await connection.ExchangeAsync(Head, large);
+        await connection.ExchangeAsync(Head, Payload);
+
+        var body = BodyOf(large);
+        Assert.True(body.Length > 4096);
+        Assert.Equal(
+            "POST /ingest/data HTTP/1.1\r\nHost: 127.0.0.1:5001\r\nContent-Type: application/json\r\n" +
+            $"Idempotency-Key: {large.KeyText()}\r\nContent-Length: {body.Length}\r\n\r\n" + Encoding.ASCII.GetString(body),
+            stream.Requests[0]);
+        Assert.EndsWith($"Idempotency-Key: {Key}\r\nContent-Length: {Body.Length}\r\n\r\n" + Encoding.ASCII.GetString(Body), stream.Requests[1]);
     }
 
     [Fact]
@@ -63,9 +95,9 @@ public sealed class DirectConnectionTests
             var stream = new CannedStream(answer, Ok) { ReadSize = readSize };
             await using var connection = new DirectConnection(stream);
 
-            Assert.Equal(new BackEndReply(status, retryAfter), await connection.ExchangeAsync(Head, Key, Body));
+            Assert.Equal(new BackEndReply(status, retryAfter), await connection.ExchangeAsync(Head, Payload));
             Assert.True(connection.Reusable, $"reusable after {answer} read {readSize} bytes at a time");
-            Assert.Equal(new BackEndReply(200), await connection.ExchangeAsync(Head, Key, Body));
+            Assert.Equal(new BackEndReply(200), await connection.ExchangeAsync(Head, Payload));
         }
     }
 
@@ -80,7 +112,7 @@ public sealed class DirectConnectionTests
     {
         await using var connection = new DirectConnection(new CannedStream(answer));
 
-        Assert.Equal(200, (await connection.ExchangeAsync(Head, Key, Body)).Status);
+        Assert.Equal(200, (await connection.ExchangeAsync(Head, Payload)).Status);
         Assert.False(connection.Reusable);
     }
 
@@ -89,7 +121,7 @@ public sealed class DirectConnectionTests
     {
         await using var connection = new DirectConnection(new CannedStream("HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 0\r\n\r\n"));
 
-        await connection.ExchangeAsync(Head, Key, Body);
+        await connection.ExchangeAsync(Head, Payload);
 
         Assert.True(connection.Reusable);
     }
@@ -114,7 +146,7 @@ public sealed class DirectConnectionTests
     {
         await using var connection = new DirectConnection(new CannedStream(answer));
 
-        var error = await Assert.ThrowsAsync<HttpRequestException>(() => connection.ExchangeAsync(Head, Key, Body).AsTask());
+        var error = await Assert.ThrowsAsync<HttpRequestException>(() => connection.ExchangeAsync(Head, Payload).AsTask());
 
         Assert.Equal(HttpRequestError.InvalidResponse, error.HttpRequestError);
         Assert.False(connection.Reusable);
@@ -126,7 +158,7 @@ public sealed class DirectConnectionTests
         var answer = "HTTP/1.1 200 OK\r\n" + string.Concat(Enumerable.Repeat("X-Padding: " + new string('p', 1000) + "\r\n", 80)) + "\r\n";
         await using var connection = new DirectConnection(new CannedStream(answer));
 
-        var error = await Assert.ThrowsAsync<HttpRequestException>(() => connection.ExchangeAsync(Head, Key, Body).AsTask());
+        var error = await Assert.ThrowsAsync<HttpRequestException>(() => connection.ExchangeAsync(Head, Payload).AsTask());
 
         Assert.Equal(HttpRequestError.InvalidResponse, error.HttpRequestError);
         Assert.Contains("exceed", error.Message, StringComparison.Ordinal);
@@ -139,9 +171,9 @@ public sealed class DirectConnectionTests
     public async Task AnAnswerCutShortFailsAsEndedNotAsStale(string answer)
     {
         await using var connection = new DirectConnection(new CannedStream(Ok, answer));
-        await connection.ExchangeAsync(Head, Key, Body);
+        await connection.ExchangeAsync(Head, Payload);
 
-        var error = await Assert.ThrowsAsync<HttpRequestException>(() => connection.ExchangeAsync(Head, Key, Body).AsTask());
+        var error = await Assert.ThrowsAsync<HttpRequestException>(() => connection.ExchangeAsync(Head, Payload).AsTask());
 
         Assert.Equal(HttpRequestError.ResponseEnded, error.HttpRequestError);
     }
@@ -150,11 +182,11 @@ public sealed class DirectConnectionTests
     public async Task AKeptConnectionClosedBeforeAnyAnswerIsStaleAndANewOneThatIsClosedHasFailed()
     {
         await using var kept = new DirectConnection(new CannedStream(Ok));
-        await kept.ExchangeAsync(Head, Key, Body);
-        await Assert.ThrowsAsync<StaleConnectionException>(() => kept.ExchangeAsync(Head, Key, Body).AsTask());
+        await kept.ExchangeAsync(Head, Payload);
+        await Assert.ThrowsAsync<StaleConnectionException>(() => kept.ExchangeAsync(Head, Payload).AsTask());
 
         await using var fresh = new DirectConnection(new CannedStream());
-        var error = await Assert.ThrowsAsync<HttpRequestException>(() => fresh.ExchangeAsync(Head, Key, Body).AsTask());
+        var error = await Assert.ThrowsAsync<HttpRequestException>(() => fresh.ExchangeAsync(Head, Payload).AsTask());
         Assert.Equal(HttpRequestError.ResponseEnded, error.HttpRequestError);
     }
 
@@ -163,12 +195,12 @@ public sealed class DirectConnectionTests
     {
         var stream = new CannedStream(Ok);
         await using var connection = new DirectConnection(stream);
-        await connection.ExchangeAsync(Head, Key, Body);
+        await connection.ExchangeAsync(Head, Payload);
         await stream.DisposeAsync();
 
-        await Assert.ThrowsAsync<StaleConnectionException>(() => connection.ExchangeAsync(Head, Key, Body).AsTask());
+        await Assert.ThrowsAsync<StaleConnectionException>(() => connection.ExchangeAsync(Head, Payload).AsTask());
         await using var failed = new DirectConnection(stream);
-        var error = await Assert.ThrowsAsync<HttpRequestException>(() => failed.ExchangeAsync(Head, Key, Body).AsTask());
+        var error = await Assert.ThrowsAsync<HttpRequestException>(() => failed.ExchangeAsync(Head, Payload).AsTask());
         Assert.Equal(HttpRequestError.Unknown, error.HttpRequestError);
     }
 
@@ -177,7 +209,7 @@ public sealed class DirectConnectionTests
     {
         var connection = new DirectConnection(new CannedStream { Silent = true });
         connection.Arm(deadline: 1_000, CancellationToken.None);
-        var exchange = connection.ExchangeAsync(Head, Key, Body).AsTask();
+        var exchange = connection.ExchangeAsync(Head, Payload).AsTask();
 
         Assert.False(connection.AbortIfDue(now: 999));
         Assert.False(exchange.IsCompleted);
@@ -195,7 +227,7 @@ public sealed class DirectConnectionTests
         using var caller = new CancellationTokenSource();
         var connection = new DirectConnection(new CannedStream { Silent = true });
         connection.Arm(deadline: long.MaxValue, caller.Token);
-        var exchange = connection.ExchangeAsync(Head, Key, Body).AsTask();
+        var exchange = connection.ExchangeAsync(Head, Payload).AsTask();
 
         Assert.False(connection.AbortIfDue(now: 0));
         await caller.CancelAsync();
@@ -208,12 +240,12 @@ public sealed class DirectConnectionTests
     {
         var connection = new DirectConnection(new CannedStream(Ok, Ok));
         connection.Arm(deadline: 1_000, CancellationToken.None);
-        Assert.Equal(200, (await connection.ExchangeAsync(Head, Key, Body)).Status);
+        Assert.Equal(200, (await connection.ExchangeAsync(Head, Payload)).Status);
         Assert.True(connection.Disarm());
 
         Assert.False(connection.AbortIfDue(now: 5_000));
         Assert.True(connection.Reusable);
-        Assert.Equal(200, (await connection.ExchangeAsync(Head, Key, Body)).Status);
+        Assert.Equal(200, (await connection.ExchangeAsync(Head, Payload)).Status);
     }
 
     [Fact]
@@ -234,7 +266,7 @@ public sealed class DirectConnectionTests
             var connection = new DirectConnection(stream);
             try
             {
-                var reply = connection.ExchangeAsync(Head, Key, Body).AsTask().GetAwaiter().GetResult();
+                var reply = connection.ExchangeAsync(Head, Payload).AsTask().GetAwaiter().GetResult();
                 return reply.Status is >= 200 and <= 999;
             }
             catch (HttpRequestException)
@@ -242,5 +274,13 @@ public sealed class DirectConnectionTests
                 return true;
             }
         }, iter: 5_000);
+    }
+
+    /// <summary>The bytes the serializer writes for <paramref name="payload"/>, as any sender would send them.</summary>
+    internal static byte[] BodyOf(ForwardPayload payload)
+    {
+        var output = new System.Buffers.ArrayBufferWriter<byte>();
+        payload.WriteBody(output);
+        return output.WrittenSpan.ToArray();
     }
 }

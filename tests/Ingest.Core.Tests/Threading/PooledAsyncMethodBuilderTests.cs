@@ -63,15 +63,19 @@ public sealed class PooledAsyncMethodBuilderTests
         Assert.Throws<InvalidOperationException>(() => first.GetAwaiter().GetResult());
     }
 
-    [Fact]
-    public void FiftyCallsInFlightReuseTheirBoxesOnceTheirResultsAreRead()
+    // Fifty as at c50 on one loop; a thousand as at c1000 with every request on one loop, past the cache's first size and
+    // the limit it had before it grew on demand (docs/notebook/fast-path-at-300-connections.md).
+    [Theory]
+    [InlineData(50)]
+    [InlineData(1_000)]
+    public void CallsInFlightReuseTheirBoxesOnceTheirResultsAreRead(int inFlight)
     {
         // Continuations inline on this thread, as on a transport's loop (the test runner's context would post them).
         var runner = SynchronizationContext.Current;
         SynchronizationContext.SetSynchronizationContext(null);
         try
         {
-            var gates = Enumerable.Range(0, 50).Select(_ => new Gate()).ToArray();
+            var gates = Enumerable.Range(0, inFlight).Select(_ => new Gate()).ToArray();
             var pending = new ValueTask<int>[gates.Length];
             Cycle(gates, pending); // the first round fills this thread's cache
 
@@ -81,9 +85,9 @@ public sealed class PooledAsyncMethodBuilderTests
                 Cycle(gates, pending);
             }
 
-            // Three nested methods suspend per call, fifty calls in flight: the runtime's pooling builder keeps a box
-            // per thread and core, so most of these 15,000 boxes (each well over 100 bytes) would be allocated. Kept
-            // for the calls in flight, the loop allocates nothing.
+            // Three nested methods suspend per call: the runtime's pooling builder keeps a box per thread and core, so
+            // most of these boxes (each well over 100 bytes) would be allocated. Kept for the calls in flight, the loop
+            // allocates nothing.
             Assert.Equal(0, GC.GetAllocatedBytesForCurrentThread() - before);
         }
         finally

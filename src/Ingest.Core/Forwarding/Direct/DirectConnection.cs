@@ -1,6 +1,6 @@
+using System.Buffers;
 using System.Buffers.Text;
 using System.Runtime.CompilerServices;
-using System.Text;
 using Ingest.Core.Threading;
 
 namespace Ingest.Core.Forwarding.Direct;
@@ -12,15 +12,27 @@ namespace Ingest.Core.Forwarding.Direct;
 /// and skipped. One exchange at a time, no pipelining. Any answer it cannot frame with certainty fails the exchange
 /// with <see cref="HttpRequestError.InvalidResponse"/> and the connection is not used again.
 /// </summary>
-internal sealed class DirectConnection(Stream stream) : IAsyncDisposable
+/// <remarks>
+/// The request is built in the connection's own buffer, the body serialized straight into it: a forward holds no buffer
+/// of its own while it is in flight, so the memory a forward needs belongs to the connection carrying it and is reused
+/// by every exchange on it, whatever the number of requests in flight
+/// (docs/notebook/fast-path-at-300-connections.md). The buffer is the serializer's <see cref="IBufferWriter{T}"/> while
+/// the body is written, and grows, once per connection, to the largest request it has carried.
+/// </remarks>
+internal sealed class DirectConnection(Stream stream) : IAsyncDisposable, IBufferWriter<byte>
 {
     /// <summary>The most a response's status line and headers may take, as SocketsHttpHandler's default (64 KB).</summary>
     internal const int MaxHeaderBytes = 64 * 1024;
 
     private const int MaxChunkLineBytes = 4 * 1024;
 
+    // "\r\nContent-Length: ", at most 10 digits, "\r\n\r\n": what follows the key before the body.
+    private const int LengthLineBytes = 18;
+    private const int MaxLengthDigits = 10;
+
     private readonly CancellationTokenSource _abort = new();
     private byte[] _write = new byte[2048];
+    private int _written;
     private byte[] _read = new byte[1024];
     private int _start;
     private int _end;
@@ -39,7 +51,7 @@ internal sealed class DirectConnection(Stream stream) : IAsyncDisposable
 
     /// <summary>
     /// Sends <paramref name="head"/> (request line and fixed headers, ending with the name of the last header) followed
-    /// by <paramref name="key"/>, the Content-Length of <paramref name="body"/> and the body, and reads the answer.
+    /// by the key of <paramref name="payload"/>, the Content-Length of its body and the body, and reads the answer.
     /// The exchange has no deadline of its own: whoever keeps it calls <see cref="Arm"/> before and <see cref="Disarm"/>
     /// after, and <see cref="AbortIfDue"/> on time (the pool's sweep), which cancels the exchange where it waits.
     /// </summary>
@@ -48,16 +60,16 @@ internal sealed class DirectConnection(Stream stream) : IAsyncDisposable
     /// <exception cref="HttpRequestException">The connection failed or the answer was not HTTP/1.1 it can frame.</exception>
     /// <exception cref="OperationCanceledException">The exchange was aborted by <see cref="AbortIfDue"/>.</exception>
     [AsyncMethodBuilder(typeof(PooledAsyncMethodBuilder<>))]
-    public async ValueTask<BackEndReply> ExchangeAsync(ReadOnlyMemory<byte> head, string key, ReadOnlyMemory<byte> body)
+    public async ValueTask<BackEndReply> ExchangeAsync(ReadOnlyMemory<byte> head, ForwardPayload payload)
     {
         Reusable = false;
         _received = false;
         _start = _end = 0;
-        var length = WriteRequest(head.Span, key, body.Span);
+        var (offset, length) = WriteRequest(head.Span, payload);
         var cancellationToken = _abort.Token;
         try
         {
-            await stream.WriteAsync(_write.AsMemory(0, length), cancellationToken);
+            await stream.WriteAsync(_write.AsMemory(offset, length), cancellationToken);
 
             // Almost always the whole answer comes in the first read: framed here, without the slow path's awaits.
             var reply = Took(await stream.ReadAsync(_read, cancellationToken)) && TryReadWhole(out var whole)
@@ -105,27 +117,68 @@ internal sealed class DirectConnection(Stream stream) : IAsyncDisposable
     // still be cancelling it from its own thread as the exchange it aborted closes the connection.
     public ValueTask DisposeAsync() => stream.DisposeAsync();
 
-    private int WriteRequest(ReadOnlySpan<byte> head, string key, ReadOnlySpan<byte> body)
+    /// <summary>Builds the request in the write buffer and returns where it starts and how long it is. The body is
+    /// serialized first, after room for the longest head; the head then goes right before it, once the body's length
+    /// is known, so the request is one contiguous write and the body is never copied.</summary>
+    private (int Offset, int Length) WriteRequest(ReadOnlySpan<byte> head, ForwardPayload payload)
     {
-        // head + key + "\r\nContent-Length: " + up to 10 digits + "\r\n\r\n" + body
-        var needed = head.Length + key.Length + 18 + 10 + 4 + body.Length;
-        if (_write.Length < needed)
+        var bodyStart = head.Length + ForwardPayload.KeyLength + LengthLineBytes + MaxLengthDigits + 4;
+        if (_write.Length <= bodyStart)
         {
-            _write = new byte[Math.Max(needed, _write.Length * 2)];
+            _write = new byte[bodyStart * 2];
         }
 
-        var span = _write.AsSpan();
+        _written = bodyStart;
+        payload.WriteBody(this);
+        var bodyLength = _written - bodyStart;
+
+        Span<byte> digits = stackalloc byte[MaxLengthDigits];
+        Utf8Formatter.TryFormat(bodyLength, digits, out var digitCount);
+        var offset = bodyStart - (head.Length + ForwardPayload.KeyLength + LengthLineBytes + digitCount + 4);
+        var span = _write.AsSpan(offset, bodyStart - offset);
         head.CopyTo(span);
         var at = head.Length;
-        at += Encoding.ASCII.GetBytes(key, span[at..]);
+        at += payload.WriteKey(span[at..]);
         "\r\nContent-Length: "u8.CopyTo(span[at..]);
-        at += 18;
-        Utf8Formatter.TryFormat(body.Length, span[at..], out var digits);
-        at += digits;
+        at += LengthLineBytes;
+        digits[..digitCount].CopyTo(span[at..]);
+        at += digitCount;
         "\r\n\r\n"u8.CopyTo(span[at..]);
-        at += 4;
-        body.CopyTo(span[at..]);
-        return at + body.Length;
+        return (offset, _written - offset);
+    }
+
+    void IBufferWriter<byte>.Advance(int count)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(count);
+        if (_written + count > _write.Length)
+        {
+            throw new InvalidOperationException("Advanced past the end of the buffer.");
+        }
+
+        _written += count;
+    }
+
+    Memory<byte> IBufferWriter<byte>.GetMemory(int sizeHint)
+    {
+        EnsureWritable(sizeHint);
+        return _write.AsMemory(_written);
+    }
+
+    Span<byte> IBufferWriter<byte>.GetSpan(int sizeHint)
+    {
+        EnsureWritable(sizeHint);
+        return _write.AsSpan(_written);
+    }
+
+    /// <summary>Room for <paramref name="sizeHint"/> more bytes of body (the serializer asks for up to 4 KB at a time);
+    /// the buffer grows by doubling and stays grown for the connection's next requests.</summary>
+    private void EnsureWritable(int sizeHint)
+    {
+        var needed = Math.Max(sizeHint, 1);
+        if (_write.Length - _written < needed)
+        {
+            Array.Resize(ref _write, Math.Max(_write.Length * 2, _written + needed));
+        }
     }
 
     [AsyncMethodBuilder(typeof(PooledAsyncMethodBuilder<>))]

@@ -86,7 +86,7 @@ internal sealed class LoopDirectSender : IBackEndSender, IAsyncDisposable
     internal int OpenConnections(int target) => _pools.Sum(pools => pools[target].Open);
 
     [AsyncMethodBuilder(typeof(PooledAsyncMethodBuilder<>))]
-    public async ValueTask<BackEndReply> SendAsync(int target, ReadOnlyMemory<byte> body, string idempotencyKey, CancellationToken cancellationToken)
+    public async ValueTask<BackEndReply> SendAsync(int target, ForwardPayload payload, CancellationToken cancellationToken)
     {
         var breaker = _breakers[target];
         var deadline = Environment.TickCount64 + _timeoutMs;
@@ -107,7 +107,7 @@ internal sealed class LoopDirectSender : IBackEndSender, IAsyncDisposable
             Exception? error = null;
             try
             {
-                reply = await AttemptAsync(target, body, idempotencyKey, attemptDeadline, cancellationToken);
+                reply = await AttemptAsync(target, payload, attemptDeadline, cancellationToken);
             }
             catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
             {
@@ -169,7 +169,7 @@ internal sealed class LoopDirectSender : IBackEndSender, IAsyncDisposable
     }
 
     [AsyncMethodBuilder(typeof(PooledAsyncMethodBuilder<>))]
-    private async ValueTask<BackEndReply> AttemptAsync(int target, ReadOnlyMemory<byte> body, string key, long deadline, CancellationToken cancellationToken)
+    private async ValueTask<BackEndReply> AttemptAsync(int target, ForwardPayload payload, long deadline, CancellationToken cancellationToken)
     {
         var loop = _loops.Current;
         var pool = _pools[loop >= 0 ? loop : (int)(Interlocked.Increment(ref _next) % (uint)_pools.Length)][target];
@@ -195,7 +195,7 @@ internal sealed class LoopDirectSender : IBackEndSender, IAsyncDisposable
             connection.Arm(deadline, cancellationToken);
             try
             {
-                var reply = await connection.ExchangeAsync(_heads[target], key, body);
+                var reply = await connection.ExchangeAsync(_heads[target], payload);
                 if (connection.Disarm())
                 {
                     pool.Return(connection);
