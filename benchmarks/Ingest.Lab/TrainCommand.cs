@@ -35,9 +35,6 @@ internal sealed class TrainCommand(RepositoryLayout layout, TextWriter output)
         ("minimal-aot-pgo-direct", "minimal-direct"),
     ];
 
-    /// <summary>A manifest's methods the code still has as trained, of how many, and the ones it no longer has so.</summary>
-    internal sealed record Staleness(string Manifest, int Methods, int Unchanged, IReadOnlyList<string> Changed);
-
     public static string ProfileFolder(RepositoryLayout layout, ServiceRole role) =>
         Path.Combine(layout.Root, "src", role.Project(), Folder);
 
@@ -73,10 +70,7 @@ internal sealed class TrainCommand(RepositoryLayout layout, TextWriter output)
     /// Each shipped profile's manifest of <paramref name="role"/> resolved against the service's assemblies in
     /// <paramref name="assemblies"/> (a Release publish) and the shared frameworks this process runs on.
     /// </summary>
-    public static IReadOnlyList<Staleness> Check(RepositoryLayout layout, ServiceRole role, string assemblies) =>
-        [.. Directory.GetFiles(ProfileFolder(layout, role), "*" + ManifestExtension).Order(StringComparer.Ordinal).Select(manifest =>
-        {
-            var result = ProfileManifest.Check(manifest, [assemblies, .. PgoCommand.SharedFrameworks(RuntimeEnvironment.GetRuntimeDirectory())]);
-            return new Staleness(manifest, result.Records, result[Outcome.Resolved], [.. result.LeftOut.Select(l => $"{l.Method} ({l.Outcome})")]);
-        })];
+    public static IReadOnlyList<ManifestCheck> Check(RepositoryLayout layout, ServiceRole role, string assemblies) =>
+        [.. Directory.GetFiles(ProfileFolder(layout, role), "*" + ManifestExtension).Order(StringComparer.Ordinal)
+            .Select(manifest => ProfileManifest.Check(manifest, [assemblies, .. PgoCommand.SharedFrameworks(RuntimeEnvironment.GetRuntimeDirectory())]))];
 }

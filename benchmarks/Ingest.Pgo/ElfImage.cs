@@ -1,19 +1,17 @@
-using System.Buffers.Binary;
-using System.Text;
+using ELFSharp;
+using ELFSharp.ELF;
+using ELFSharp.ELF.Sections;
+using ELFSharp.ELF.Segments;
 
 namespace Ingest.Pgo;
 
 /// <summary>
-/// What the code layout needs of a 64-bit little-endian ELF file: its loadable segments (where a file offset is in
-/// the image's addresses) and its function symbols (name, address, size). A Native AOT publish strips the symbols
-/// into <c>&lt;program&gt;.dbg</c>; <see cref="Open"/> reads them from there when the program has none.
+/// What the code layout needs of a 64-bit little-endian ELF file, read with ELFSharp: its loadable segments (where a
+/// file offset is in the image's addresses) and its function symbols (name, address, size). A Native AOT publish strips
+/// the symbols into <c>&lt;program&gt;.dbg</c>; <see cref="Open"/> reads them from there when the program has none.
 /// </summary>
 internal sealed class ElfImage
 {
-    private const uint LoadSegment = 1;
-    private const uint SymbolTable = 2;
-    private const byte FunctionType = 2;
-
     private ElfImage(IReadOnlyList<Segment> segments, IReadOnlyList<FunctionSymbol> functions)
     {
         Segments = segments;
@@ -28,15 +26,18 @@ internal sealed class ElfImage
 
     public static ElfImage Open(string program)
     {
-        var image = File.ReadAllBytes(program);
+        using var image = Load(program);
         var functions = ReadFunctions(image);
         var debug = program + ".dbg";
         if (functions.Count == 0 && File.Exists(debug))
         {
-            functions = ReadFunctions(File.ReadAllBytes(debug));
+            using var symbols = Load(debug);
+            functions = ReadFunctions(symbols);
         }
 
-        return new ElfImage(ReadSegments(image), functions);
+        return new ElfImage(
+            [.. image.Segments.Where(s => s.Type == SegmentType.Load).Select(s => new Segment((ulong)s.Offset, s.Address, (ulong)s.FileSize, s.Flags.HasFlag(SegmentFlags.Execute)))],
+            functions);
     }
 
     /// <summary>The image address a file offset of a loadable segment is mapped at.</summary>
@@ -63,82 +64,34 @@ internal sealed class ElfImage
         throw new InvalidDataException($"file offset 0x{fileOffset:x} is in no loadable segment");
     }
 
-    private static void CheckHeader(ReadOnlySpan<byte> image)
+    private static ELF<ulong> Load(string file)
     {
-        if (image.Length < 64 || image[0] != 0x7F || image[1] != (byte)'E' || image[2] != (byte)'L' || image[3] != (byte)'F')
+        if (!ELFReader.TryLoad<ulong>(file, out var elf))
         {
-            throw new InvalidDataException("not an ELF file");
+            throw new InvalidDataException($"{file}: not a 64-bit ELF file");
         }
 
-        if (image[4] != 2 || image[5] != 1)
+        if (elf.Endianess != Endianess.LittleEndian)
         {
-            throw new InvalidDataException("not a 64-bit little-endian ELF file");
+            elf.Dispose();
+            throw new InvalidDataException($"{file}: not a little-endian ELF file");
         }
+
+        return elf;
     }
 
-    private static List<Segment> ReadSegments(byte[] image)
+    // The static symbol table only (.symtab): the dynamic one (.dynsym) names the exports, a subset.
+    private static List<FunctionSymbol> ReadFunctions(ELF<ulong> elf)
     {
-        CheckHeader(image);
-        var table = (int)U64(image, 0x20);
-        var size = U16(image, 0x36);
-        var count = U16(image, 0x38);
-        var segments = new List<Segment>();
-        for (var i = 0; i < count; i++)
-        {
-            var entry = table + i * size;
-            if (U32(image, entry) == LoadSegment)
-            {
-                segments.Add(new Segment(U64(image, entry + 8), U64(image, entry + 16), U64(image, entry + 32), Executable: (U32(image, entry + 4) & 1) != 0));
-            }
-        }
-
-        return segments;
-    }
-
-    private static List<FunctionSymbol> ReadFunctions(byte[] image)
-    {
-        CheckHeader(image);
-        var sections = (int)U64(image, 0x28);
-        var size = U16(image, 0x3A);
-        var count = U16(image, 0x3C);
-        var functions = new List<FunctionSymbol>();
-        for (var i = 0; i < count; i++)
-        {
-            var section = sections + i * size;
-            if (U32(image, section + 4) != SymbolTable)
-            {
-                continue;
-            }
-
-            var offset = (int)U64(image, section + 24);
-            var length = (int)U64(image, section + 32);
-            var entrySize = (int)U64(image, section + 56);
-            var names = sections + (int)U32(image, section + 40) * size;
-            var namesOffset = (int)U64(image, names + 24);
-            for (var symbol = offset; symbol + entrySize <= offset + length; symbol += entrySize)
-            {
-                var value = U64(image, symbol + 8);
-                var symbolSize = U64(image, symbol + 16);
-                if ((image[symbol + 4] & 0xF) != FunctionType || symbolSize == 0 || value == 0)
-                {
-                    continue;
-                }
-
-                var name = namesOffset + (int)U32(image, symbol);
-                var end = Array.IndexOf(image, (byte)0, name);
-                functions.Add(new FunctionSymbol(Encoding.UTF8.GetString(image, name, end - name), value, symbolSize));
-            }
-        }
-
+        var functions = elf.GetSections<SymbolTable<ulong>>()
+            .Where(table => table.Type == SectionType.SymbolTable)
+            .SelectMany(table => table.Entries)
+            .Where(symbol => symbol is { Type: SymbolType.Function, Size: not 0, Value: not 0 })
+            .Select(symbol => new FunctionSymbol(symbol.Name, symbol.Value, symbol.Size))
+            .ToList();
         functions.Sort((a, b) => a.Address.CompareTo(b.Address));
         return functions;
     }
-
-    private static ushort U16(byte[] image, int offset) => BinaryPrimitives.ReadUInt16LittleEndian(image.AsSpan(offset));
-
-    private static uint U32(byte[] image, int offset) => BinaryPrimitives.ReadUInt32LittleEndian(image.AsSpan(offset));
-
-    private static ulong U64(byte[] image, int offset) => BinaryPrimitives.ReadUInt64LittleEndian(image.AsSpan(offset));
 
     internal readonly record struct Segment(ulong FileOffset, ulong Address, ulong FileSize, bool Executable);
 

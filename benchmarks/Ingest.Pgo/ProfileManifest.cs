@@ -4,8 +4,8 @@ namespace Ingest.Pgo;
 /// What a shipped profile was made from, so a test can tell when the code has moved on from it: the records of a
 /// training's text data whose methods are the project's own (by name prefix), each as its header, name and signature
 /// in the runtime's own format (the IL size is in the header), without the counts. <see cref="Check"/> resolves them
-/// against the assemblies as they are now, as the conversion did against the ones trained: a method whose IL size
-/// changed, or that is gone, is one the shipped profile no longer describes.
+/// against the assemblies as they are now, as the conversion did against the ones trained: a method that is gone, or
+/// whose IL size changed, is one the shipped profile no longer describes (<see cref="ManifestCheck"/>).
 /// </summary>
 internal static class ProfileManifest
 {
@@ -30,10 +30,17 @@ internal static class ProfileManifest
         return written;
     }
 
-    /// <summary>The manifest's methods resolved against <paramref name="folders"/>: how many still have the IL they were trained on.</summary>
-    public static ConversionResult Check(string manifest, IEnumerable<string> folders)
+    /// <summary>The manifest's methods resolved against <paramref name="folders"/>: which the code no longer has, and
+    /// which no longer have the IL they were trained on (a method of the same name is there, with other IL or
+    /// parameters).</summary>
+    public static ManifestCheck Check(string manifest, IEnumerable<string> folders)
     {
         using var assemblies = new AssemblySet(folders);
-        return new ProfileConverter(assemblies).Convert(TextProfile.Read(manifest), new MibcWriter(assemblies));
+        var result = new ProfileConverter(assemblies).Convert(TextProfile.Read(manifest), new MibcWriter(assemblies));
+        return new ManifestCheck(
+            manifest,
+            result.Records,
+            [.. result.LeftOut.Where(m => m.Outcome != Outcome.IlDiffers).Select(m => $"{m.Method} ({m.Outcome})")],
+            [.. result.LeftOut.Where(m => m.Outcome == Outcome.IlDiffers).Select(m => m.Method)]);
     }
 }

@@ -1,8 +1,8 @@
 namespace Ingest.LoadGen;
 
 /// <summary>
-/// A latency distribution in milliseconds, from a log-linear histogram of microsecond resolution whose
-/// percentiles are within 0.4% of the exact value (count, mean, min and max are exact).
+/// A latency distribution in milliseconds, from an HdrHistogram of microsecond resolution whose percentiles are
+/// within 0.4% of the exact value (count, mean, min and max are exact).
 /// </summary>
 public sealed record LatencySummary
 {

@@ -12,8 +12,9 @@ namespace Ingest.Benchmarks.Tests;
 /// <summary>
 /// Each suite, every benchmark once: BenchmarkDotNet's dry job in this process, which runs each case's setup, one
 /// invocation and its cleanup, and validates the benchmarks the way a real run does. Times are not looked at.
-/// One class, so the two suites never run at the same time (the macro suite opens real sockets).
+/// One collection, so the two suites never run at the same time (the macro suite opens real sockets).
 /// </summary>
+[Collection(BenchmarkDotNetRuns.Name)]
 public sealed class SuiteTests(ITestOutputHelper output)
 {
     public static TheoryData<string> Suites => new() { "Micro", "Macro" };

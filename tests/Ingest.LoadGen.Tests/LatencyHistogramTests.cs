@@ -115,14 +115,80 @@ public sealed class LatencyHistogramTests
     }
 
     [Fact]
-    public void EveryBucketHoldsItsValuesAndIsNarrowerThanOneHundredTwentyEighthOfThem()
+    public void HistogramsRecordedOnSeveralThreadsMergeIntoOneOfAllValues()
+    {
+        // As the load generator records: one histogram per worker thread, merged once the threads have ended.
+        const int Threads = 4;
+        const int PerThread = 100_000;
+        var perThread = new LatencyHistogram[Threads];
+        var workers = new Thread[Threads];
+        for (var t = 0; t < Threads; t++)
+        {
+            var index = t;
+            perThread[index] = new LatencyHistogram();
+            workers[index] = new Thread(() =>
+            {
+                for (var i = 0; i < PerThread; i++)
+                {
+                    perThread[index].Record(Value(index, i));
+                }
+            });
+            workers[index].Start();
+        }
+
+        var all = new LatencyHistogram();
+        for (var t = 0; t < Threads; t++)
+        {
+            workers[t].Join();
+            for (var i = 0; i < PerThread; i++)
+            {
+                all.Record(Value(t, i));
+            }
+        }
+
+        var merged = new LatencyHistogram();
+        foreach (var histogram in perThread)
+        {
+            merged.Add(histogram);
+        }
+
+        Assert.Equal(Threads * PerThread, merged.Count);
+        Assert.Equal(all.Buckets(), merged.Buckets());
+        Assert.Equal((all.Sum, all.Min, all.Max), (merged.Sum, merged.Min, merged.Max));
+        // Sums of squares added in another order: equal to within rounding.
+        Assert.Equal(all.StandardDeviation(), merged.StandardDeviation(), tolerance: 0.001);
+
+        static long Value(int thread, int i) => ((long)i * 7919 % 3_000_000) + thread;
+    }
+
+    [Fact]
+    public void EveryBucketHoldsItsValueAndIsNarrowerThanOneHundredTwentyEighthOfIt()
     {
         for (long value = 0; value < LatencyHistogram.HighestTrackableValue; value = (value * 3 / 2) + 1)
         {
-            var (low, width) = LatencyHistogram.BucketOf(LatencyHistogram.IndexOf(value));
-            Assert.InRange(value, low, low + width - 1);
-            Assert.True(width == 1 || width * 128 <= low, $"bucket of {value} is [{low}, {low + width}), too wide");
+            var histogram = new LatencyHistogram();
+            histogram.Record(value);
+
+            var (low, high, count) = Assert.Single(histogram.Buckets());
+            Assert.Equal(1, count);
+            Assert.InRange(value, low, high);
+            var width = high - low + 1;
+            Assert.True(width == 1 || width * 128 <= low, $"bucket of {value} is [{low}, {high}], too wide");
         }
+    }
+
+    [Fact]
+    public void AValueBeyondTheTrackableRangeIsCountedInTheLastBucketAndKeepsItsExactMaximum()
+    {
+        var histogram = new LatencyHistogram();
+        histogram.Record(1_000);
+        histogram.Record(LatencyHistogram.HighestTrackableValue * 4);
+
+        Assert.Equal(2, histogram.Count);
+        Assert.Equal(LatencyHistogram.HighestTrackableValue * 4, histogram.Max);
+        Assert.Equal(LatencyHistogram.HighestTrackableValue * 4, histogram.ValueAtPercentile(100));
+        Assert.InRange(histogram.Buckets().Last().To, LatencyHistogram.HighestTrackableValue, LatencyHistogram.HighestTrackableValue * 1.01);
+        Assert.InRange(histogram.ValueAtPercentile(50), 1_000 * 0.99, 1_000 * 1.01);
     }
 
     [Fact]

@@ -113,22 +113,61 @@ public sealed class CodeLayoutTests : IDisposable
         Assert.Contains("no code trace header", output.ToString());
     }
 
+    [Fact]
+    public async Task AStrippedProgramsFunctionsAreReadFromItsDebugFile()
+    {
+        // As a Native AOT publish leaves it: the symbols moved into <program>.dbg, the program stripped of them.
+        var program = await BuildAsync();
+        var stripped = Path.Combine(_folder, "stripped");
+        foreach (var (tool, arguments) in new[] { ("objcopy", new[] { "--only-keep-debug", program, stripped + ".dbg" }), ("strip", ["-o", stripped, program]) })
+        {
+            var (exit, output) = await RunAsync(tool, arguments, []);
+            Assert.True(exit == 0, $"{tool}: {output}");
+        }
+
+        var whole = ElfImage.Open(program);
+        var split = ElfImage.Open(stripped);
+
+        Assert.Contains(whole.Functions, f => f.Name == "ran_in_a_loop");
+        Assert.Equal(whole.Functions, split.Functions);
+        Assert.Equal(whole.Segments, split.Segments);
+        Assert.Contains(split.Segments, s => s.Executable);
+        File.Delete(stripped + ".dbg");
+        Assert.Empty(ElfImage.Open(stripped).Functions);
+    }
+
+    [Fact]
+    public void AFileThatIsNotElfIsRefusedWithTheReason()
+    {
+        var text = Path.Combine(_folder, "program.c");
+        File.WriteAllText(text, Program);
+
+        var error = Assert.Throws<InvalidDataException>(() => ElfImage.Open(text));
+        Assert.Contains("not a 64-bit ELF file", error.Message, StringComparison.Ordinal);
+    }
+
     // Builds the program and the tracer, runs the program with the tracer preloaded; the program's own fault handler
     // must have recovered (exit 0, "recovered"), the trace must be there.
     private async Task<(string Program, string Trace)> TraceAsync()
+    {
+        var program = await BuildAsync();
+        var tracer = await CodeTracer.BuildAsync(Path.Combine(_folder, "tracer"), CancellationToken.None);
+        var trace = Path.Combine(_folder, "program.code-trace");
+
+        var (exit, output) = await RunAsync(program, [], CodeTracer.Environment(tracer, trace));
+
+        Assert.True(exit == 0 && output.Contains("recovered", StringComparison.Ordinal), $"exit {exit}: {output}");
+        return (program, trace);
+    }
+
+    private async Task<string> BuildAsync()
     {
         var source = Path.Combine(_folder, "program.c");
         var program = Path.Combine(_folder, "program");
         await File.WriteAllTextAsync(source, Program);
         var (exit, output) = await RunAsync("clang", ["-O0", "-o", program, source], []);
         Assert.True(exit == 0, output);
-        var tracer = await CodeTracer.BuildAsync(Path.Combine(_folder, "tracer"), CancellationToken.None);
-        var trace = Path.Combine(_folder, "program.code-trace");
-
-        (exit, output) = await RunAsync(program, [], CodeTracer.Environment(tracer, trace));
-
-        Assert.True(exit == 0 && output.Contains("recovered", StringComparison.Ordinal), $"exit {exit}: {output}");
-        return (program, trace);
+        return program;
     }
 
     private static async Task<(int Exit, string Output)> RunAsync(string file, string[] arguments, (string Key, string Value)[] environment)

@@ -1,31 +1,25 @@
-using System.Numerics;
+using HdrHistogram;
 
 namespace Ingest.LoadGen.Internal;
 
 /// <summary>
-/// A log-linear histogram of non-negative integer values (microseconds here), in the manner of
-/// HdrHistogram: values below 128 have their own bucket; above, every power of two is split into 128
-/// equal buckets, so a bucket is never wider than 1/128 of its lower edge. Percentiles are reported as
-/// the middle of their bucket, so the relative error is at most 1/256 (0.4%); count, sum (hence mean),
-/// standard deviation, minimum and maximum are exact. Values up to 2^40 µs (12 days) are tracked; larger ones land in the
-/// last bucket but still count in the exact maximum.
+/// Latencies in microseconds: HdrHistogram's <see cref="LongHistogram"/> for the distribution, beside the exact
+/// count, sum, sum of squares, minimum and maximum (HdrHistogram 2.5.0 reports those from its buckets). Two
+/// significant digits: values below 256 have their own bucket, above every power of two is split into 128, so a
+/// percentile reported as its bucket's middle is within 1/256 (0.4%) of the exact value.
 /// </summary>
-/// <remarks>Not thread-safe: each worker records into its own instance and the runner merges them with
-/// <see cref="Add"/> after the run. Recording is a few shifts and adds, no allocation.</remarks>
+/// <remarks>Not thread-safe, on purpose: each worker records into its own instance from its one thread and the
+/// runner merges them with <see cref="Add"/> after the threads have ended. HdrHistogram's thread-safe recording
+/// (<c>LongConcurrentHistogram</c>, <c>Recorder</c>) costs 7–10 times as much per value (docs/dependencies.md).</remarks>
 internal sealed class LatencyHistogram
 {
-    /// <summary>log2 of the buckets per power of two: 128 buckets bound the error by 1/128 of the value.</summary>
-    private const int SubBucketBits = 7;
-    private const int SubBucketCount = 1 << SubBucketBits;
+    /// <summary>One day in µs: far beyond any run, so clamping never distorts a percentile. HdrHistogram 2.5.0 sizes
+    /// a bucket's range with a 32-bit shift, so its range must stay below 2^39.</summary>
+    public const long HighestTrackableValue = 86_400_000_000;
 
-    /// <summary>2^40 µs is about 12.7 days: far beyond any run, so clamping never distorts a percentile.</summary>
-    private const int MaxValueBits = 40;
+    private const int SignificantDigits = 2;
 
-    public const long HighestTrackableValue = (1L << MaxValueBits) - 1;
-
-    private static readonly int BucketCount = IndexOf(HighestTrackableValue) + 1;
-
-    private readonly long[] _counts = new long[BucketCount];
+    private readonly LongHistogram _histogram = new(HighestTrackableValue, SignificantDigits);
     private double _sumOfSquares;
 
     public long Count { get; private set; }
@@ -40,35 +34,19 @@ internal sealed class LatencyHistogram
 
     public void Record(long value)
     {
-        if (value < 0)
-        {
-            value = 0;
-        }
-
-        _counts[IndexOf(Math.Min(value, HighestTrackableValue))]++;
+        value = Math.Max(value, 0);
+        _histogram.RecordValue(Math.Min(value, HighestTrackableValue));
         Count++;
         Sum += value;
         _sumOfSquares += (double)value * value;
-        if (value < Min)
-        {
-            Min = value;
-        }
-
-        if (value > Max)
-        {
-            Max = value;
-        }
+        Min = Math.Min(Min, value);
+        Max = Math.Max(Max, value);
     }
 
     public void Add(LatencyHistogram other)
     {
         ArgumentNullException.ThrowIfNull(other);
-        var counts = other._counts;
-        for (var i = 0; i < counts.Length; i++)
-        {
-            _counts[i] += counts[i];
-        }
-
+        _histogram.Add(other._histogram);
         Count += other.Count;
         Sum += other.Sum;
         _sumOfSquares += other._sumOfSquares;
@@ -76,19 +54,8 @@ internal sealed class LatencyHistogram
         Max = Math.Max(Max, other.Max);
     }
 
-    public void Reset()
-    {
-        Array.Clear(_counts);
-        Count = 0;
-        Sum = 0;
-        _sumOfSquares = 0;
-        Min = long.MaxValue;
-        Max = 0;
-    }
-
     /// <summary>
-    /// The value at <paramref name="percentile"/> (0–100) by nearest rank: the smallest recorded value such
-    /// that at least that share of all values is at or below it, reported as the middle of its bucket and
+    /// The value at <paramref name="percentile"/> (0–100): HdrHistogram's, reported as the middle of its bucket and
     /// clamped to the exact minimum and maximum. 0 when nothing was recorded.
     /// </summary>
     public double ValueAtPercentile(double percentile)
@@ -98,30 +65,9 @@ internal sealed class LatencyHistogram
             return 0;
         }
 
-        if (percentile >= 100)
-        {
-            return Max;
-        }
-
-        var rank = (long)Math.Ceiling(Math.Max(percentile, 0) / 100 * Count);
-        if (rank < 1)
-        {
-            rank = 1;
-        }
-
-        long seen = 0;
-        for (var i = 0; i < _counts.Length; i++)
-        {
-            seen += _counts[i];
-            if (seen >= rank)
-            {
-                var (low, width) = BucketOf(i);
-                var middle = low + ((width - 1) / 2.0);
-                return Math.Clamp(middle, Min, Max);
-            }
-        }
-
-        return Max;
+        return percentile >= 100
+            ? Max
+            : Math.Clamp(_histogram.MedianEquivalentValue(_histogram.GetValueAtPercentile(Math.Max(percentile, 0))), Min, Max);
     }
 
     /// <summary>Population standard deviation of the exact values (a sum of squares is kept).</summary>
@@ -139,37 +85,9 @@ internal sealed class LatencyHistogram
     /// <summary>The non-empty buckets, lowest first: (lowest value, highest value, count).</summary>
     public IEnumerable<(long From, long To, long Count)> Buckets()
     {
-        for (var i = 0; i < _counts.Length; i++)
+        foreach (var bucket in _histogram.RecordedValues())
         {
-            if (_counts[i] != 0)
-            {
-                var (low, width) = BucketOf(i);
-                yield return (low, low + width - 1, _counts[i]);
-            }
+            yield return (_histogram.LowestEquivalentValue(bucket.ValueIteratedTo), bucket.ValueIteratedTo, bucket.CountAtValueIteratedTo);
         }
-    }
-
-    internal static int IndexOf(long value)
-    {
-        if (value < SubBucketCount)
-        {
-            return (int)value;
-        }
-
-        // exponent: how far the value must be shifted right to keep its top 8 bits (128..255).
-        var exponent = 63 - BitOperations.LeadingZeroCount((ulong)value) - SubBucketBits;
-        return (exponent << SubBucketBits) + (int)(value >> exponent);
-    }
-
-    internal static (long Low, long Width) BucketOf(int index)
-    {
-        if (index < SubBucketCount)
-        {
-            return (index, 1);
-        }
-
-        var exponent = (index >> SubBucketBits) - 1;
-        var mantissa = index - (exponent << SubBucketBits);
-        return ((long)mantissa << exponent, 1L << exponent);
     }
 }
