@@ -138,7 +138,8 @@ internal static partial class CrankValidator
             }
             else
             {
-                problems.Add($"{Path.GetFileName(path)} imports '{import}', which is not found from {workingDirectory}: Crank reads an import from its working directory, so run it from the repository root");
+                problems.Add($"{Path.GetFileName(path)} imports '{import}', which is not found from {workingDirectory}: "
+                    + "Crank reads an import from its working directory, so run it from the repository root");
             }
         }
 
