@@ -14,6 +14,8 @@ patterns=${1:?usage: crank/run-local.sh [--no-publish] <scenario>[,<scenario>...
 shift
 agent_url=http://127.0.0.1:5010
 config="$root/crank/ingest.benchmarks.yml"
+# Crank reads the configuration's imports (crank/ingest.base.yml) from its working directory.
+cd "$root" || exit 1
 
 # The scenarios asked for, in the file's order; each pattern must match at least one.
 all=$(sed -n '/^scenarios:$/,/^profiles:$/s/^  \([a-z0-9-]*\):$/\1/p' "$config")

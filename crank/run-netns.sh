@@ -12,6 +12,8 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/crank/lib.sh"
 config=$root/crank/ingest.benchmarks.yml
+# Crank reads the configuration's imports (crank/ingest.base.yml) from its working directory.
+cd "$root" || exit 1
 scenario=${1:?usage: crank/run-netns.sh <scenario> [crank arguments]}
 shift
 

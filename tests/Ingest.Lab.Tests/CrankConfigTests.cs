@@ -10,7 +10,9 @@ namespace Ingest.Lab.Tests;
 /// offline (CrankRunTests has Crank itself check and run it where its tools are installed).</summary>
 public sealed class CrankConfigTests
 {
-    private static readonly string ConfigPath = Path.Combine(RepositoryLayout.Find().Root, "crank", CrankConfig.FileName);
+    private static readonly string Folder = Path.Combine(RepositoryLayout.Find().Root, "crank");
+    private static readonly string ConfigPath = Path.Combine(Folder, CrankConfig.FileName);
+    private static readonly string BasePath = Path.Combine(Folder, CrankConfig.BaseFileName);
 
     [Fact]
     public void TheCommittedConfigurationIsWhatTheCatalogueGenerates()
@@ -18,6 +20,16 @@ public sealed class CrankConfigTests
         Assert.True(
             File.ReadAllText(ConfigPath) == CrankConfig.Generate(ScenarioCatalogue.All),
             "crank/ingest.benchmarks.yml is stale: run `dotnet run --project benchmarks/Ingest.Lab -- crank` and commit it.");
+    }
+
+    [Fact]
+    public void TheGeneratedScenariosImportTheHandWrittenBaseAndNothingElse()
+    {
+        var generated = Root(File.ReadAllText(ConfigPath));
+        Assert.Equal(["imports", "scenarios"], generated.Children.Keys.Select(k => k.ToString()));
+        Assert.Equal([CrankConfig.BaseImport], ((YamlSequenceNode)generated["imports"]).Children.Select(n => n.ToString()));
+        Assert.True(File.Exists(Path.Combine(RepositoryLayout.Find().Root, CrankConfig.BaseImport)));
+        Assert.Equal(["variables", "counters", "results", "jobs", "profiles"], Root(File.ReadAllText(BasePath)).Children.Keys.Select(k => k.ToString()));
     }
 
     [Fact]
@@ -47,9 +59,7 @@ public sealed class CrankConfigTests
     [Fact]
     public void TheLoadJobWarmsUpAsTheLabDoes()
     {
-        var yaml = new YamlStream();
-        yaml.Load(new StringReader(File.ReadAllText(ConfigPath)));
-        var variables = (YamlMappingNode)((YamlMappingNode)yaml.Documents[0].RootNode)["variables"];
+        var variables = (YamlMappingNode)Root(File.ReadAllText(BasePath))["variables"];
         var lab = new LabOptions();
         Assert.Equal(lab.Warmup.TotalSeconds.ToString(CultureInfo.InvariantCulture), variables["warmup"].ToString());
         Assert.Equal(lab.WarmupLimit.TotalSeconds.ToString(CultureInfo.InvariantCulture), variables["warmupLimit"].ToString());
@@ -66,10 +76,10 @@ public sealed class CrankConfigTests
     public void NoServiceListensOnAnAgentsPort()
     {
         // In the local profile every job shares the agent's host: a service on the agent's port fails to bind.
-        var text = File.ReadAllText(ConfigPath);
+        var text = File.ReadAllText(BasePath);
         var agentPorts = System.Text.RegularExpressions.Regex.Matches(text, @"- http://[0-9.]+:(\d+)").Select(m => m.Groups[1].Value).ToHashSet();
         Assert.NotEmpty(agentPorts);
-        foreach (var (name, services) in Load(text))
+        foreach (var (name, services) in Load(File.ReadAllText(ConfigPath)))
         {
             foreach (var (service, variables) in services)
             {
@@ -98,38 +108,11 @@ public sealed class CrankConfigTests
     [InlineData("arguments: proxy.sh nginx", "arguments: proxi.sh nginx", "names 'proxi.sh', which is not where the agent puts the job's files")]
     [InlineData(" --Kestrel:Transport {{transport}}", "", "sets 'transport', which job 'ingest-frontend' never reads")]
     [InlineData(" -client {{goClient}}", "", "sets 'goClient', which job 'go-frontend' never reads")]
+    [InlineData("  - crank/ingest.base.yml", "  - ingest.base.yml", "imports 'ingest.base.yml', which is not found from")]
+    [InlineData("      load:\n        endpoints: []\n", "", "profile remote, service load: the profile gives no endpoint for 'load'")]
     public void TheValidatorCatchesWhatCrankWouldRefuse(string find, string replace, string problem)
     {
-        var text = File.ReadAllText(ConfigPath);
-        Assert.Contains(find, text, StringComparison.Ordinal);
-        var broken = Path.Combine(Path.GetDirectoryName(ConfigPath)!, $"broken-{Guid.NewGuid():N}.yml");
-        try
-        {
-            File.WriteAllText(broken, text.Replace(find, replace, StringComparison.Ordinal));
-            Assert.Contains(CrankValidator.Validate(broken, CrankConfig.PublishedFolders), p => p.Contains(problem, StringComparison.Ordinal));
-        }
-        finally
-        {
-            File.Delete(broken);
-        }
-    }
-
-    [Fact]
-    public void AProfileWithoutAnEndpointForAServiceIsRefused()
-    {
-        var text = File.ReadAllText(ConfigPath);
-        var cut = text.Replace("      load:\n        endpoints: []\n", "", StringComparison.Ordinal);
-        Assert.NotEqual(text, cut);
-        var broken = Path.Combine(Path.GetDirectoryName(ConfigPath)!, $"broken-{Guid.NewGuid():N}.yml");
-        try
-        {
-            File.WriteAllText(broken, cut);
-            Assert.Contains(CrankValidator.Validate(broken, CrankConfig.PublishedFolders), p => p.Contains("profile remote", StringComparison.Ordinal) && p.Contains("no endpoint for 'load'", StringComparison.Ordinal));
-        }
-        finally
-        {
-            File.Delete(broken);
-        }
+        Assert.Contains(ValidateBroken(find, replace), p => p.Contains(problem, StringComparison.Ordinal));
     }
 
     [Fact]
@@ -137,7 +120,7 @@ public sealed class CrankConfigTests
     {
         // Crank adds --<service>.endpoints to the profile's list and probes every URL in it: a placeholder host
         // in the profile would fail every remote run.
-        var text = File.ReadAllText(ConfigPath);
+        var text = File.ReadAllText(BasePath);
         var remote = text[text.IndexOf("\n  remote:\n", StringComparison.Ordinal)..];
         Assert.DoesNotContain("http://", remote, StringComparison.Ordinal);
     }
@@ -145,7 +128,7 @@ public sealed class CrankConfigTests
     [Fact]
     public void ThePublishScriptBuildsEveryFolderTheJobsUpload()
     {
-        var script = File.ReadAllText(Path.Combine(Path.GetDirectoryName(ConfigPath)!, "publish.sh"));
+        var script = File.ReadAllText(Path.Combine(Folder, "publish.sh"));
         foreach (var folder in CrankConfig.PublishedFolders)
         {
             var name = Path.GetFileName(folder);
@@ -156,11 +139,40 @@ public sealed class CrankConfigTests
         }
     }
 
-    private static Dictionary<string, Dictionary<string, Dictionary<string, string>>> Load(string text)
+    /// <summary>The problems the validator finds once <paramref name="find"/> is replaced in whichever of the two files
+    /// holds it: broken copies beside the real ones, the scenarios' copy importing the base's.</summary>
+    private static IReadOnlyList<string> ValidateBroken(string find, string replace)
+    {
+        var scenarios = File.ReadAllText(ConfigPath);
+        var @base = File.ReadAllText(BasePath);
+        Assert.True(scenarios.Contains(find, StringComparison.Ordinal) || @base.Contains(find, StringComparison.Ordinal), find);
+        var name = $"broken-{Guid.NewGuid():N}";
+        var brokenBase = Path.Combine(Folder, name + ".base.yml");
+        var brokenScenarios = Path.Combine(Folder, name + ".yml");
+        try
+        {
+            File.WriteAllText(brokenBase, @base.Replace(find, replace, StringComparison.Ordinal));
+            File.WriteAllText(brokenScenarios, scenarios.Replace(find, replace, StringComparison.Ordinal)
+                .Replace(CrankConfig.BaseImport, $"crank/{name}.base.yml", StringComparison.Ordinal));
+            return CrankValidator.Validate(brokenScenarios, CrankConfig.PublishedFolders);
+        }
+        finally
+        {
+            File.Delete(brokenBase);
+            File.Delete(brokenScenarios);
+        }
+    }
+
+    private static YamlMappingNode Root(string text)
     {
         var yaml = new YamlStream();
         yaml.Load(new StringReader(text));
-        var root = (YamlMappingNode)yaml.Documents[0].RootNode;
+        return (YamlMappingNode)yaml.Documents[0].RootNode;
+    }
+
+    private static Dictionary<string, Dictionary<string, Dictionary<string, string>>> Load(string text)
+    {
+        var root = Root(text);
         var result = new Dictionary<string, Dictionary<string, Dictionary<string, string>>>();
         foreach (var (name, services) in (YamlMappingNode)root["scenarios"])
         {

@@ -1,11 +1,12 @@
 using System.Text.RegularExpressions;
+using Ingest.Lab.Processes;
 using YamlDotNet.RepresentationModel;
 
 namespace Ingest.Lab.Crank;
 
 /// <summary>
-/// Checks a Crank configuration the way the controller would load it, for every scenario × profile, without
-/// an agent: every service names a defined job and has an endpoint in the profile (or <c>endpoints: []</c>, left to
+/// Checks a Crank configuration the way the controller would load it (with what it imports), for every scenario ×
+/// profile, without an agent: every service names a defined job and has an endpoint in the profile (or <c>endpoints: []</c>, left to
 /// the command line), every Liquid variable a job uses resolves (root &lt; job &lt; scenario &lt; profile,
 /// recursively), Liquid tags are balanced, and every
 /// local source folder either exists or is one the publish script creates, and every file a job names by a
@@ -15,25 +16,26 @@ namespace Ingest.Lab.Crank;
 /// </summary>
 internal static partial class CrankValidator
 {
-    public static IReadOnlyList<string> Validate(string configPath, IReadOnlySet<string> publishedFolders)
+    /// <summary>The problems of <paramref name="configPath"/> with what it imports, each import read from
+    /// <paramref name="workingDirectory"/> as Crank reads it from its own (by default the repository root, where the docs
+    /// and scripts run it).</summary>
+    public static IReadOnlyList<string> Validate(string configPath, IReadOnlySet<string> publishedFolders, string? workingDirectory = null)
     {
         var problems = new List<string>();
-        var yaml = new YamlStream();
-        using (var reader = new StreamReader(configPath))
-        {
-            yaml.Load(reader);
-        }
-
-        var root = (YamlMappingNode)yaml.Documents[0].RootNode;
+        var jobFolders = new Dictionary<string, string>(StringComparer.Ordinal);
+        var root = Load(Path.GetFullPath(configPath), workingDirectory ?? RepositoryLayout.Find().Root, jobFolders, problems);
         var rootVariables = Scalars(Child(root, "variables"));
-        var jobs = Child(root, "jobs") as YamlMappingNode ?? throw new InvalidOperationException("No jobs.");
-        var scenarios = Child(root, "scenarios") as YamlMappingNode ?? throw new InvalidOperationException("No scenarios.");
-        var profiles = Child(root, "profiles") as YamlMappingNode ?? throw new InvalidOperationException("No profiles.");
-        var folder = Path.GetDirectoryName(Path.GetFullPath(configPath))!;
+        if (Child(root, "jobs") is not YamlMappingNode jobs || Child(root, "scenarios") is not YamlMappingNode scenarios
+            || Child(root, "profiles") is not YamlMappingNode profiles)
+        {
+            problems.Add($"{Path.GetFileName(configPath)} has no jobs, scenarios or profiles, with what it imports");
+            return problems;
+        }
 
         foreach (var (jobKey, jobNode) in jobs.Children)
         {
             var job = (YamlMappingNode)jobNode;
+            var folder = jobFolders[jobKey.ToString()];
             var sources = Child(job, "sources") as YamlMappingNode;
             var landed = new List<(string Destination, string LocalFolder)>();
             foreach (var (sourceKey, source) in (IEnumerable<KeyValuePair<YamlNode, YamlNode>>?)sources?.Children ?? [])
@@ -110,6 +112,63 @@ internal static partial class CrankValidator
         }
 
         return problems;
+    }
+
+    /// <summary>
+    /// A configuration as Crank's controller loads it: the imports first, each merged over the one before, then the file
+    /// itself over them (mappings merged key by key, anything else replaced), <c>imports</c> removed. A job's relative
+    /// source folders are the declaring file's, which <paramref name="jobFolders"/> records.
+    /// </summary>
+    private static YamlMappingNode Load(string path, string workingDirectory, Dictionary<string, string> jobFolders, List<string> problems)
+    {
+        var yaml = new YamlStream();
+        using (var reader = new StreamReader(path))
+        {
+            yaml.Load(reader);
+        }
+
+        var file = (YamlMappingNode)yaml.Documents[0].RootNode;
+        YamlMappingNode merged = [];
+        foreach (var import in (Child(file, "imports") as YamlSequenceNode)?.Children.Select(Scalar).OfType<string>() ?? [])
+        {
+            var imported = Path.Combine(workingDirectory, import);
+            if (File.Exists(imported))
+            {
+                merged = (YamlMappingNode)Merge(merged, Load(imported, workingDirectory, jobFolders, problems));
+            }
+            else
+            {
+                problems.Add($"{Path.GetFileName(path)} imports '{import}', which is not found from {workingDirectory}: "
+                    + "Crank reads an import from its working directory, so run it from the repository root");
+            }
+        }
+
+        foreach (var (job, _) in (IEnumerable<KeyValuePair<YamlNode, YamlNode>>?)(Child(file, "jobs") as YamlMappingNode)?.Children ?? [])
+        {
+            jobFolders[job.ToString()] = Path.GetDirectoryName(path)!;
+        }
+
+        var result = (YamlMappingNode)Merge(merged, file);
+        result.Children.Remove(new YamlScalarNode("imports"));
+        return result;
+    }
+
+    /// <summary><paramref name="over"/> merged over <paramref name="under"/> into new nodes: the files' own nodes stay as
+    /// they are (an aliased node is shared by every job that names it).</summary>
+    private static YamlNode Merge(YamlNode under, YamlNode over)
+    {
+        if (under is not YamlMappingNode lower || over is not YamlMappingNode upper)
+        {
+            return over;
+        }
+
+        var merged = new YamlMappingNode(lower.Children);
+        foreach (var (key, value) in upper.Children)
+        {
+            merged.Children[key] = merged.Children.TryGetValue(key, out var existing) ? Merge(existing, value) : value;
+        }
+
+        return merged;
     }
 
     /// <summary>
