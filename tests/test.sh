@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test of the repository — the .NET suites and the Go and Rust baselines' — and ends with one line:
 #   tests: N passed, N failed, N skipped   (each skipped test is listed above it with its reason)
-# It installs what the tests need on a fresh machine (Debian packages) first.
+# It installs what the tests need on a fresh machine (Debian packages) first, builds everything once, then runs the
+# suites in two lanes side by side (the lab's, which waits on services and load most of its time, beside all the
+# others), and prints each suite's duration.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -9,23 +11,64 @@ source tests/lib/debian.sh
 
 results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
+started=$SECONDS
 
 # Debian packages the suites use (real processes and peers, never mocks). nginx, caddy, and clang with zlib1g-dev
 # (Native AOT) are for the lab's smoke of every set (tests/Ingest.Lab.Tests/LabSmokeTests.cs): what the lab would
-# install for itself, installed here because the tests run it with installing off.
+# install for itself, installed here because the tests run it with installing off. cargo, rustc and the crates build
+# the Rust baseline offline (src/baselines/rust).
 ensure_debian_packages curl wrk libuv1 chromium golang-go golang-github-valyala-fasthttp-dev postgresql redis-server prometheus \
     nginx caddy clang zlib1g-dev \
+    cargo rustc librust-hyper-dev librust-tokio-dev librust-serde-dev librust-serde-derive-dev librust-serde-json-dev \
     || echo "Continuing: the tests that need a missing package will fail and say so."
+echo "== installs: $((SECONDS - started)) s"
 
+# Build once: the .NET solution, and beside it the Rust baseline's release binary, which the Go suite's conformance
+# run and the lab's tests start (the lab finds it built and does not build it again).
+phase=$SECONDS
+bash src/baselines/rust/build.sh > "$results/rust-build.log" 2>&1 &
+rust_build=$!
 dotnet build Ingest.sln -c Release --nologo -v quiet -tl:off
 dotnet_exit=$?
+wait "$rust_build" || { cat "$results/rust-build.log"; echo "The Rust baseline did not build: its tests and rows will fail and say so."; }
+echo "== build: $((SECONDS - phase)) s"
 
-# One run per test project, each with its own TRX file, so no two results can land in one file name.
-for project in tests/*/*.Tests.csproj; do
-    name=$(basename "$project" .csproj)
-    dotnet test "$project" -c Release --no-build --nologo -tl:off \
+# One suite: runs its command into a log of its own and records how long it took.
+suite() {
+    local name=$1
+    shift
+    local begin=$SECONDS
+    "$@" > "$results/$name.log" 2>&1
+    local status=$?
+    echo "$name $((SECONDS - begin)) $status" >> "$results/durations"
+    return $status
+}
+
+dotnet_suite() {
+    local name
+    name=$(basename "$1" .csproj)
+    suite "$name" dotnet test "$1" -c Release --no-build --nologo -tl:off \
         --logger "trx;LogFileName=$name.trx" --results-directory "$results/dotnet" \
-        -- RunConfiguration.TreatNoTestsAsError=true || dotnet_exit=$?
+        -- RunConfiguration.TreatNoTestsAsError=true
+}
+
+# Lane 1: the lab's suite, the longest. Lane 2: every other .NET suite, then the Go and the Rust baselines'.
+lab_project=tests/Ingest.Lab.Tests/Ingest.Lab.Tests.csproj
+phase=$SECONDS
+dotnet_suite "$lab_project" &
+lab_lane=$!
+for project in tests/*/*.Tests.csproj; do
+    [ "$project" = "$lab_project" ] || dotnet_suite "$project" || dotnet_exit=$?
+done
+suite go bash src/baselines/go/test.sh
+suite rust bash src/baselines/rust/test.sh
+wait "$lab_lane" || dotnet_exit=$?
+echo "== tests: $((SECONDS - phase)) s, suites side by side:"
+sort -k2 -n -r "$results/durations" | awk '{ printf "   %-32s %5d s%s\n", $1, $2, ($3 == 0 ? "" : "  (exit " $3 ")") }'
+
+# Each .NET suite's log, for the record (failures are repeated at the end).
+for log in "$results"/Ingest.*.log; do
+    grep -E '^(Passed|Failed)!|error' "$log" | head -n 20
 done
 
 # One line per test of a TRX file with the given outcome: "<LABEL> <test name>: <first line of its message>".
@@ -56,40 +99,27 @@ for trx in "$results"/dotnet/*.trx; do
     outcomes Failed FAILED "$trx" >> "$results/failures.txt"
 done
 
-# The Go baselines' own tests (unit and end-to-end over loopback): their runner ends "go: N passed, N failed".
-# Through a file, not `tee /dev/stderr`: when stderr is a file, reopening it truncates it, and the log loses
-# everything printed before (the rest of the file becomes NUL bytes).
-bash src/baselines/go/test.sh > "$results/go.log" 2>&1
-cat "$results/go.log"
-go_line=$(grep -E '^go: [0-9]+ passed, [0-9]+ failed$' "$results/go.log" | tail -n 1)
-if [ -n "$go_line" ]; then
-    passed=$((passed + $(echo "$go_line" | awk '{print $2}')))
-    failed=$((failed + $(echo "$go_line" | awk '{print $4}')))
-else
-    failed=$((failed + 1))
-    echo "The Go tests printed no totals: counted as one failure."
-fi
-
-# The Rust baseline's own tests (unit and end-to-end over loopback), built offline from Debian's crates: "rust: N passed, N failed".
-ensure_debian_packages cargo rustc librust-hyper-dev librust-tokio-dev librust-serde-dev librust-serde-derive-dev librust-serde-json-dev \
-    || echo "Continuing: the Rust tests will fail and say what is missing."
-bash src/baselines/rust/test.sh > "$results/rust.log" 2>&1
-cat "$results/rust.log"
-rust_line=$(grep -E '^rust: [0-9]+ passed, [0-9]+ failed$' "$results/rust.log" | tail -n 1)
-if [ -n "$rust_line" ]; then
-    passed=$((passed + $(echo "$rust_line" | awk '{print $2}')))
-    failed=$((failed + $(echo "$rust_line" | awk '{print $4}')))
-else
-    failed=$((failed + 1))
-    echo "The Rust tests printed no totals: counted as one failure."
-fi
+# The baselines' own runners end with a line of totals: "go: N passed, N failed" (unit tests, and the conformance
+# suite over every Go binary and the Rust one), "rust: N passed, N failed". A runner without one counts as a failure.
+for baseline in go rust; do
+    cat "$results/$baseline.log"
+    line=$(grep -E "^$baseline: [0-9]+ passed, [0-9]+ failed$" "$results/$baseline.log" | tail -n 1)
+    if [ -n "$line" ]; then
+        passed=$((passed + $(echo "$line" | awk '{print $2}')))
+        failed=$((failed + $(echo "$line" | awk '{print $4}')))
+    else
+        failed=$((failed + 1))
+        echo "The $baseline tests printed no totals: counted as one failure."
+    fi
+done
 
 # A build failure or a crashed test host produces no counters: count it as a failure, never as silence.
 if [ "$dotnet_exit" -ne 0 ] && [ "$failed" -eq 0 ]; then
     failed=$((failed + 1))
-    echo "dotnet test exited with $dotnet_exit without a failed test: counted as one failure."
+    echo "dotnet build or test exited with $dotnet_exit without a failed test: counted as one failure."
 fi
 
+echo "== total: $((SECONDS - started)) s"
 # On a line of its own: progress output above may have left the cursor mid-line.
 echo
 # The failed .NET tests again, right above the totals, so a log cut to its tail still names them.

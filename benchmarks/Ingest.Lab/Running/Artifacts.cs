@@ -131,10 +131,10 @@ internal sealed class Artifacts(RepositoryLayout layout, Publisher publisher, Te
         var script = Path.Combine(layout.Root, "src", "baselines", baseline, "build.sh");
         if (!File.Exists(script))
         {
-            return $"the {baseline} baselines are not in this checkout";
+            return $"the {Title(baseline)} baselines are not in this checkout";
         }
 
-        log.WriteLine($"  building the {baseline} baselines");
+        log.WriteLine($"  building the {Title(baseline)} baselines");
         var start = new ProcessStartInfo("bash", [script]) { RedirectStandardOutput = true, RedirectStandardError = true };
         using var process = Process.Start(start)!;
         var stdout = process.StandardOutput.ReadToEndAsync(cancellationToken);
@@ -146,7 +146,10 @@ internal sealed class Artifacts(RepositoryLayout layout, Publisher publisher, Te
             return null;
         }
 
-        log.WriteLine($"  {baseline} baselines: " + output.Replace("\n", "\n    ", StringComparison.Ordinal));
-        return $"the {baseline} build failed or was partial: " + output.Split('\n').LastOrDefault();
+        log.WriteLine($"  {Title(baseline)} baselines: " + output.Replace("\n", "\n    ", StringComparison.Ordinal));
+        return $"the {Title(baseline)} build failed or was partial: " + output.Split('\n').LastOrDefault();
     }
+
+    /// <summary>"Go", "Rust": a baseline's folder name as its language is written.</summary>
+    private static string Title(string baseline) => char.ToUpperInvariant(baseline[0]) + baseline[1..];
 }
