@@ -17,7 +17,7 @@ STAGES = (
     ("contract: forward body and answers", ("ingest/contract.AppendEvents", "ingest/contract.AppendAccepted", "ingest/contract.AppendPersisted")),
     ("forward: the client (write request, read answer, its goroutines)", (
         "ingest/stdhttp.(*forwarder).send", "net/http.(*persistConn).writeLoop", "net/http.(*persistConn).readLoop",
-        "ingest/fastfront.(*FrontEnd).send", "github.com/valyala/fasthttp.clientDoDeadline", "github.com/valyala/fasthttp.(*HostClient)")),
+        "ingest/fast.(*FrontEnd).send", "github.com/valyala/fasthttp.clientDoDeadline", "github.com/valyala/fasthttp.(*HostClient)")),
     ("HTTP server: read request, route, write answer", ("net/http.(*conn).serve", "github.com/valyala/fasthttp.(*Server).serveConn", "github.com/valyala/fasthttp.(*workerPool)")),
     ("scheduler, network poller, timers", ("runtime.mcall", "runtime.schedule", "runtime.findRunnable", "runtime.netpoll", "runtime.sysmon", "runtime.checkTimers", "runtime.morestack")),
 )

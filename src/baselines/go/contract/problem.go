@@ -24,6 +24,7 @@ const (
 	NotFound
 	Overloaded
 	MethodNotAllowed
+	MalformedRequest
 )
 
 type kindInfo struct {
@@ -46,6 +47,7 @@ var kinds = [...]kindInfo{
 	NotFound:             {404, "not-found", "There is nothing at this address."},
 	Overloaded:           {503, "overloaded", "The service is overloaded; retry later."},
 	MethodNotAllowed:     {405, "method-not-allowed", "This address does not answer this method."},
+	MalformedRequest:     {400, "malformed-request", "The request is not valid HTTP."},
 }
 
 // Status is the HTTP status code of the kind.

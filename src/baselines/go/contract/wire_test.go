@@ -27,7 +27,7 @@ func TestEveryKindHasItsStatusAndURN(t *testing.T) {
 		MissingField: {400, "missing-field"}, UnknownType: {400, "unknown-type"}, PayloadTooLarge: {413, "payload-too-large"},
 		UnsupportedMediaType: {415, "unsupported-media-type"}, BackEndFailed: {502, "backend-failed"},
 		BackEndTimeout: {504, "backend-timeout"}, NotFound: {404, "not-found"}, Overloaded: {503, "overloaded"},
-		MethodNotAllowed: {405, "method-not-allowed"},
+		MethodNotAllowed: {405, "method-not-allowed"}, MalformedRequest: {400, "malformed-request"},
 	}
 	for kind, w := range want {
 		if kind.Status() != w.status || kind.Type() != "urn:ingest:problem:"+w.urn || kind.Title() == "" {
@@ -119,5 +119,26 @@ func TestLocationPaths(t *testing.T) {
 		if got != want {
 			t.Errorf("got %s; want %s", got, want)
 		}
+	}
+}
+
+func TestIsToken(t *testing.T) {
+	for _, name := range []string{"Content-Type", "X-A", "x!#$%&'*+-.^_`|~09az", "1"} {
+		if !IsToken([]byte(name)) {
+			t.Errorf("%q is a token", name)
+		}
+	}
+	bad := []string{"", "X A", "X-A\t", "X\x7f", "X\x80", "X\xff", "X\x00"}
+	for _, c := range "\"(),/;<=>?@[\\]{}:" {
+		bad = append(bad, "X"+string(c))
+	}
+	for _, name := range bad {
+		if IsToken([]byte(name)) {
+			t.Errorf("%q is no token", name)
+		}
+	}
+	p := NotATokenProblem([]byte("X-Bad<Name>\x7f"))
+	if p.Kind.Status() != 400 || p.Kind.Type() != "urn:ingest:problem:malformed-request" || p.Detail != `The header field name 'X-Bad<Name>\x7F' is not a token (RFC 9110 section 5.1).` {
+		t.Errorf("%d %s %q", p.Kind.Status(), p.Kind.Type(), p.Detail)
 	}
 }

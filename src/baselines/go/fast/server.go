@@ -48,7 +48,11 @@ func newServer(r role) *Server {
 	s := &Server{}
 	s.Server = &fasthttp.Server{
 		Handler: func(ctx *fasthttp.RequestCtx) {
-			r.handle(ctx)
+			if name := nonTokenName(ctx.Request.Header.RawHeaders()); name != nil {
+				writeProblem(ctx, contract.NotATokenProblem(name))
+			} else {
+				r.handle(ctx)
+			}
 			r.counts.Answered(ctx.Response.StatusCode())
 		},
 		ErrorHandler: func(ctx *fasthttp.RequestCtx, err error) {
@@ -193,7 +197,9 @@ func allowed(ctx *fasthttp.RequestCtx, route, allow string) bool {
 }
 
 func writeProblem(ctx *fasthttp.RequestCtx, p *contract.Problem) {
-	if p.Kind == contract.PayloadTooLarge {
+	if p.Kind == contract.PayloadTooLarge || p.Kind == contract.MalformedRequest {
+		// The rest of the body was never read, or a proxy in front may have read the request differently: the
+		// connection cannot carry another request.
 		ctx.SetConnectionClose()
 	}
 	if p.RetryAfter > 0 {
@@ -205,6 +211,35 @@ func writeProblem(ctx *fasthttp.RequestCtx, p *contract.Problem) {
 	ctx.SetStatusCode(p.Status())
 	ctx.SetContentType(contract.ProblemMediaType)
 	ctx.SetBody(p.AppendJSON(make([]byte, 0, 256)))
+}
+
+// nonTokenName is the first header field name in raw (the request's header lines as received, up to the empty line)
+// that is not a token, or nil when every name is one. fasthttp 1.31 takes any bytes before a colon as a name (net/http
+// and hyper refuse such a request with their own 400); the .NET services answer 400 malformed-request
+// (docs/contract.md, "Header fields"). A scan of bytes fasthttp keeps anyway: nothing allocated.
+func nonTokenName(raw []byte) []byte {
+	for first := true; len(raw) > 0; first = false {
+		end := bytes.IndexByte(raw, '\n')
+		if end < 0 {
+			end = len(raw) - 1
+		}
+		line := raw[:end+1]
+		raw = raw[end+1:]
+		if len(line) <= 2 && (len(line) == 1 || line[0] == '\r') {
+			return nil // the empty line ending the header
+		}
+		if !first && (line[0] == ' ' || line[0] == '\t') {
+			continue // an obsolete line folding: the value goes on
+		}
+		colon := bytes.IndexByte(line, ':')
+		if colon < 0 {
+			colon = len(line) // fasthttp refuses such a line itself
+		}
+		if !contract.IsToken(line[:colon]) {
+			return line[:colon]
+		}
+	}
+	return nil
 }
 
 func isTimeout(err error) bool {

@@ -1,6 +1,7 @@
 package stdhttp
 
 import (
+	"context"
 	"net/http"
 
 	"ingest/contract"
@@ -75,7 +76,10 @@ func (f *FrontEnd) ingest(w http.ResponseWriter, r *http.Request) {
 	// The forward body is allocated per request, deliberately: net/http may still be writing it after
 	// the answer arrived (RoundTrip closes request bodies asynchronously), so it cannot be pooled.
 	forwardBody := contract.AppendEvents(make([]byte, 0, forward+160*len(events)), events)
-	if p := f.forwards.forward(r.Context(), forwardBody); p != nil {
+	// Not r.Context(): net/http cancels it when the client's connection reads EOF, and a client that half-closes after
+	// its whole request (shutdown(SHUT_WR)) is still waiting for the answer (docs/contract.md, "Half-close"). The
+	// forward has its own timeout (forwarder.forward); a client that went away entirely only loses its answer.
+	if p := f.forwards.forward(context.Background(), forwardBody); p != nil {
 		writeProblem(w, p)
 		return
 	}

@@ -80,6 +80,11 @@ async fn serve(c: Config) -> Result<(), String> {
 
     let mut http = Http::new();
     http.http1_only(true).http1_keep_alive(true).http1_header_read_timeout(HEADER_READ_TIMEOUT);
+    // A client may send its whole request and then half-close (shutdown(SHUT_WR)) while it waits for the answer: the
+    // front-end answers it (docs/contract.md, "Half-close"). Without this hyper takes the EOF for the client gone and drops
+    // the request's future, forward and all. The back-end keeps hyper's default, as the .NET back-end keeps Kestrel's:
+    // its caller closes a forward's connection only when it has stopped waiting, and the back-end then stops too.
+    http.http1_half_close(matches!(c.role, Role::FrontEnd));
     let http = Arc::new(http);
     let (stop_tx, stop_rx) = watch::channel(false);
     // Every connection task holds a sender; when the last is gone, every connection has finished.

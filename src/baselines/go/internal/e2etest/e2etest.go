@@ -315,15 +315,8 @@ func plus(a, b contract.Stats) contract.Stats {
 // library would send.
 func RawRequest(t testing.TB, baseURL, request string) Answer {
 	t.Helper()
-	conn, err := net.Dial("tcp", strings.TrimPrefix(baseURL, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn := writeRaw(t, baseURL, request)
 	defer conn.Close()
-	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
-	if _, err := io.WriteString(conn, request); err != nil {
-		t.Fatal(err)
-	}
 	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -334,4 +327,19 @@ func RawRequest(t testing.TB, baseURL, request string) Answer {
 		t.Fatal(err)
 	}
 	return Answer{resp.StatusCode, resp.Header, body, resp.Close}
+}
+
+// writeRaw opens a connection to baseURL, with a deadline of 10 s for everything on it, and writes request as is.
+func writeRaw(t testing.TB, baseURL, request string) *net.TCPConn {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(baseURL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.WriteString(conn, request); err != nil {
+		conn.Close()
+		t.Fatal(err)
+	}
+	return conn.(*net.TCPConn)
 }

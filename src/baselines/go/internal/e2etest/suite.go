@@ -86,6 +86,10 @@ func Conformance(t *testing.T, impl Implementation) {
 	t.Run("FrontEnd/EveryBackEndGetsEveryEvent", impl.everyBackEnd)
 	t.Run("FrontEnd/ReferenceEndpointsAndMethodsAnswerAsTheContractSays", impl.referenceEndpoints)
 	t.Run("FrontEnd/StatusPage", impl.frontEndStatusPage)
+	t.Run("FrontEnd/AHalfCloseAfterACompleteRequestIsAnsweredAndPersistedOnce", impl.halfCloseAfterACompleteRequest)
+	t.Run("FrontEnd/ARequestAHalfCloseCutsShortIsNeverAcknowledged", impl.halfCloseCutsARequestShort)
+	t.Run("BothRoles/AFieldNameThatIsNotATokenIs400", impl.nonTokenFieldNamesAre400)
+	t.Run("BothRoles/MethodsAreCaseSensitive", impl.methodsAreCaseSensitive)
 	// Back-end.
 	t.Run("BackEnd/RechecksCountsAndAnswersMethods", impl.backEndRechecks)
 	t.Run("BackEnd/BodyOverItsLimitIs413", impl.backEndLimit)

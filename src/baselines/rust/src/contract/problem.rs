@@ -20,6 +20,9 @@ pub enum Kind {
     NotFound,
     Overloaded,
     MethodNotAllowed,
+    /// Not sent by the Rust baseline: httparse refuses what it names (a header field name that is not a token) with
+    /// hyper's own 400 before a handler runs. Kept so the table is the .NET services' own.
+    MalformedRequest,
 }
 
 impl Kind {
@@ -42,6 +45,7 @@ impl Kind {
             Kind::MethodNotAllowed => {
                 (405, "urn:ingest:problem:method-not-allowed", "This address does not answer this method.")
             }
+            Kind::MalformedRequest => (400, "urn:ingest:problem:malformed-request", "The request is not valid HTTP."),
         }
     }
 
