@@ -45,7 +45,7 @@ public sealed class LabSmokeTests(LabFixture lab)
             {
                 problems.Add($"{scenario.Id} {result.Status}: {result.Reason}");
             }
-            else if (scenario.BackEnd is not null && scenario.Load.EventsPerRequest > 0 && result.Loss is not { Passed: true })
+            else if (scenario.BackEnd is { Counts: true } && scenario.Load.EventsPerRequest > 0 && result.Loss is not { Passed: true })
             {
                 problems.Add($"{scenario.Id}: it forwards, but the loss check {(result.Loss is null ? "did not run" : "failed: " + result.Loss.Describe())}");
             }
