@@ -22,7 +22,7 @@ internal static class ScenarioCatalogue
     /// <summary>
     /// How the headline set is run unless the command line says otherwise: interleaved rounds over services that stay
     /// up between them, so a JIT service is warmed once, and every round's measurement of a scenario sits within a
-    /// minute or two of every other scenario's (docs/lab.md#the-headline). Sized to finish within ten minutes on a
+    /// minute or two of every other scenario's (docs/lab.md#the-headline). Sized to finish within a quarter of an hour on a
     /// 2-core machine, publishes included.
     /// </summary>
     public static readonly RunPlan HeadlinePlan = new(Rounds: 3, Repeats: 2, Duration: TimeSpan.FromSeconds(3),
