@@ -18,6 +18,13 @@ public sealed class HalfCloseTests
 
     private static readonly TimeSpan ExchangeTimeout = TimeSpan.FromSeconds(10);
 
+    private const string Head = "POST /ingest/event HTTP/1.1\r\nHost: ingest\r\nContent-Type: application/json\r\n";
+
+    private static readonly byte[] Body = Encoding.UTF8.GetBytes(SamplePayloads.Classic);
+
+    /// <summary>The head of a chunked request whose one chunk is the whole body, up to the chunk's size line.</summary>
+    private static readonly string ChunkedHead = Head + $"Transfer-Encoding: chunked\r\n\r\n{Body.Length.ToString("x", CultureInfo.InvariantCulture)}\r\n";
+
     public static TheoryData<TransportKind, ApiStyle> TransportsAndStyles() => EnumMatrix.Every<TransportKind, ApiStyle>();
 
     [Theory]
@@ -25,10 +32,8 @@ public sealed class HalfCloseTests
     public async Task ACompleteRequestFollowedByTheClientsFinIsAnsweredAndPersistedOnce(TransportKind transport, ApiStyle style)
     {
         await using var flow = await Flow.StartAsync(new FlowConfiguration(Style: style, Transport: transport.ToString()));
-        var body = Encoding.UTF8.GetBytes(SamplePayloads.Classic);
-        var head = "POST /ingest/event HTTP/1.1\r\nHost: ingest\r\nContent-Type: application/json\r\n";
-        byte[] withLength = [.. Encoding.ASCII.GetBytes(head + $"Content-Length: {body.Length}\r\n\r\n"), .. body];
-        byte[] chunked = [.. Encoding.ASCII.GetBytes(head + $"Transfer-Encoding: chunked\r\n\r\n{body.Length.ToString("x", CultureInfo.InvariantCulture)}\r\n"), .. body, .. "\r\n0\r\n\r\n"u8];
+        byte[] withLength = [.. Encoding.ASCII.GetBytes(Head + $"Content-Length: {Body.Length}\r\n\r\n"), .. Body];
+        byte[] chunked = [.. Encoding.ASCII.GetBytes(ChunkedHead), .. Body, .. "\r\n0\r\n\r\n"u8];
 
         for (var i = 0; i < Attempts; i++)
         {
@@ -47,13 +52,11 @@ public sealed class HalfCloseTests
     public async Task ARequestCutShortByTheClientsFinIsNeverAcknowledgedAndPersistsNothing(TransportKind transport, ApiStyle style)
     {
         await using var flow = await Flow.StartAsync(new FlowConfiguration(Style: style, Transport: transport.ToString()));
-        var body = Encoding.UTF8.GetBytes(SamplePayloads.Classic);
-        var head = "POST /ingest/event HTTP/1.1\r\nHost: ingest\r\nContent-Type: application/json\r\n";
         byte[][] cutShort =
         [
-            [.. Encoding.ASCII.GetBytes(head + $"Content-Length: {body.Length}\r\n\r\n"), .. body.AsSpan(0, body.Length / 2)],
-            [.. Encoding.ASCII.GetBytes(head + $"Transfer-Encoding: chunked\r\n\r\n{body.Length.ToString("x", CultureInfo.InvariantCulture)}\r\n"), .. body],
-            Encoding.ASCII.GetBytes(head + "Content-Le"),
+            [.. Encoding.ASCII.GetBytes(Head + $"Content-Length: {Body.Length}\r\n\r\n"), .. Body.AsSpan(0, Body.Length / 2)],
+            [.. Encoding.ASCII.GetBytes(ChunkedHead), .. Body],
+            Encoding.ASCII.GetBytes(Head + "Content-Le"),
         ];
 
         for (var i = 0; i < Attempts; i++)
