@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the repository — the .NET suites and the Go and Rust baselines' — and ends with one line:
 #   tests: N passed, N failed, N skipped   (each skipped test is listed above it with its reason)
-# It installs what the tests need on a fresh machine (Debian packages) first, builds everything once, then runs the
-# suites in two lanes side by side (the lab's, which waits on services and load most of its time, beside all the
-# others), and prints each suite's duration.
+# It installs what the tests need on a fresh machine (Debian packages) first, builds everything once (the .NET solution
+# beside the Rust baseline's release build), then runs each suite and prints its duration.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -52,18 +51,16 @@ dotnet_suite() {
         -- RunConfiguration.TreatNoTestsAsError=true
 }
 
-# Lane 1: the lab's suite, the longest. Lane 2: every other .NET suite, then the Go and the Rust baselines'.
-lab_project=tests/Ingest.Lab.Tests/Ingest.Lab.Tests.csproj
+# One suite after another. Side by side (the lab's suite beside the others) saved about a third of the time, but three
+# tests that start services under a deadline failed now and then on the shared cores, so the suites run one at a time
+# until those are robust to a loaded machine.
 phase=$SECONDS
-dotnet_suite "$lab_project" &
-lab_lane=$!
 for project in tests/*/*.Tests.csproj; do
-    [ "$project" = "$lab_project" ] || dotnet_suite "$project" || dotnet_exit=$?
+    dotnet_suite "$project" || dotnet_exit=$?
 done
 suite go bash src/baselines/go/test.sh
 suite rust bash src/baselines/rust/test.sh
-wait "$lab_lane" || dotnet_exit=$?
-echo "== tests: $((SECONDS - phase)) s, suites side by side:"
+echo "== tests: $((SECONDS - phase)) s:"
 sort -k2 -n -r "$results/durations" | awk '{ printf "   %-32s %5d s%s\n", $1, $2, ($3 == 0 ? "" : "  (exit " $3 ")") }'
 
 # Each .NET suite's log, for the record (failures are repeated at the end).
