@@ -89,24 +89,10 @@ func (f *forwarder) forward(ctx context.Context, body []byte) *contract.Problem 
 	defer cancel()
 	header := forwardHeader()
 	if len(f.targets) == 1 {
+		// Without a closure: it would escape to the fan-out's goroutines, one allocation a forward.
 		return f.send(ctx, &f.targets[0], header, body)
 	}
-	problems := make([]*contract.Problem, len(f.targets))
-	var wg sync.WaitGroup
-	for i := range f.targets {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			problems[i] = f.send(ctx, &f.targets[i], header, body)
-		}(i)
-	}
-	wg.Wait()
-	for _, p := range problems {
-		if p != nil {
-			return p
-		}
-	}
-	return nil
+	return service.EveryBackEnd(len(f.targets), func(i int) *contract.Problem { return f.send(ctx, &f.targets[i], header, body) })
 }
 
 // forwardHeader is one forward's header map: Content-Type and a fresh Idempotency-Key, one key per forward, shared by
