@@ -70,6 +70,11 @@ internal sealed class ServiceProcess : IAsyncDisposable
         }
         catch (InvalidOperationException ex)
         {
+            // It exited: Exited is raised as soon as the process is gone, before the pipes have given up their last
+            // lines — and the last line is the one that says why. WaitForExitAsync returns once both pipes reached their
+            // end (bounded: a child the service left behind may hold them open).
+            using var drained = new CancellationTokenSource(TimeSpan.FromSeconds(5));
+            await _process.WaitForExitAsync(drained.Token).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
             throw new InvalidOperationException($"{ex.Message} Last lines:\n{LastLines()}", ex);
         }
     }
