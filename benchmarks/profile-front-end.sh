@@ -11,7 +11,7 @@
 #    request (from /proc: utime/stime and voluntary + involuntary switches over the measured 14 s).
 #   benchmarks/profile-front-end.sh [jit|aot] [VAR=value ...] [-- service arguments]
 #   e.g.  benchmarks/profile-front-end.sh aot DOTNET_GCgen0size=100000
-#         benchmarks/profile-front-end.sh jit -- --Kestrel:Transport LinuxEpoll --Kestrel:LinuxEpoll:ApplicationSchedulingMode Inline --Forwarding:ClientStrategy Loop
+#         benchmarks/profile-front-end.sh jit -- --Kestrel:Transport LinuxEpoll --Kestrel:LinuxEpoll:ApplicationSchedulingMode Inline --Forwarding:ClientStrategy LoopDirect
 #   (the service arguments go to both services; the back-end ignores the front-end's Forwarding keys)
 # Uses the services the lab published into artifacts/lab/ (run the lab first; `--set aot` for the Native AOT build).
 # Loopback only; every process it starts is stopped when it ends.

@@ -9,7 +9,7 @@ public static class Categories
     /// <summary>The same round trip per API style (Minimal, Mvc, Raw), the other knobs at their defaults.</summary>
     public const string ApiStyles = "ApiStyles";
 
-    /// <summary>The round trip with the forward over connections the transport's loops own (ClientStrategy Loop) against
+    /// <summary>The round trip with the forward over connections the transport's loops own (ClientStrategy LoopDirect) against
     /// the Static client, both services on the same transport with the application inline.</summary>
     public const string Forward = "Forward";
 

@@ -1,5 +1,6 @@
 using Ingest.Core.Forwarding;
 using Microsoft.AspNetCore.Builder;
+using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Http;
 using Microsoft.Extensions.Options;
@@ -12,7 +13,11 @@ public static class IngestForwardingExtensions
     public static WebApplicationBuilder AddIngestForwarding(this WebApplicationBuilder builder)
     {
         var services = builder.Services;
-        services.AddOptions<ForwardingOptions>().BindConfiguration(ForwardingOptions.SectionName).ValidateOnStart();
+        services.AddOptions<ForwardingOptions>()
+            .Configure<IConfiguration>(static (_, configuration) =>
+                ForwardingOptionsValidator.RefuseUnknownNames(configuration.GetSection(ForwardingOptions.SectionName)))
+            .BindConfiguration(ForwardingOptions.SectionName)
+            .ValidateOnStart();
         services.AddSingleton<IValidateOptions<ForwardingOptions>, ForwardingOptionsValidator>();
         // One set of per-back-end pipelines (breakers included) for the whole front-end, whatever the client strategy.
         services.AddSingleton<BackEndResilience>();
@@ -29,9 +34,7 @@ public static class IngestForwardingExtensions
             .Configure<IOptions<ForwardingOptions>>(static (factory, forwarding) =>
                 factory.HandlerLifetime = TimeSpan.FromSeconds(forwarding.Value.HandlerLifetimeSeconds));
 
-        services.AddSingleton(static sp =>
-            BackEndClientSources.Create(Forwarding(sp).ClientStrategy, sp.GetRequiredService<BackEndHandlerFactory>(), sp));
-        services.AddSingleton(static sp => BackEndClientSources.CreateSender(Forwarding(sp).ClientStrategy, sp));
+        services.AddSingleton(static sp => Forwarding(sp).ClientStrategy.CreateSender(sp));
         services.AddSingleton<BackEndForwarder>();
         services.AddSingleton(static sp =>
         {

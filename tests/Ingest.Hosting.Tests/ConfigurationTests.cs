@@ -19,7 +19,10 @@ public sealed class ConfigurationTests
     [InlineData("Ingest:MaxBodyBytes", "0", "Ingest:MaxBodyBytes = 0 is outside")]
     [InlineData("Memory:ReleaseStartupPagesAfterSeconds", "-1", "Memory:ReleaseStartupPagesAfterSeconds is outside 0..86400")]
     [InlineData("Ingest:ApiStyle", "7", "Ingest:ApiStyle = 7 is not one of Minimal, Mvc, Raw")]
-    [InlineData("Forwarding:ClientStrategy", "Loop", "Forwarding:ClientStrategy=Loop needs a transport whose loops can own the forward's connections")]
+    [InlineData("Forwarding:ClientStrategy", "Loop", "Forwarding:ClientStrategy = Loop is not one of PerRequest, PerRequestBlocking, Static, Factory, LoopDirect: Loop (HttpClient on the loops' connections) was removed")]
+    [InlineData("Forwarding:Mode", "Streamed", "Forwarding:Mode = Streamed is not one of PerEvent, Batched.")]
+    [InlineData("Forwarding:ClientStrategy", "9", "Forwarding:ClientStrategy = 9 is not one of PerRequest, PerRequestBlocking, Static, Factory, LoopDirect.")]
+    [InlineData("Forwarding:ClientStrategy", "loopdirect", "Forwarding:ClientStrategy=LoopDirect needs a transport whose loops can own the forward's connections")]
     [InlineData("Forwarding:ClientStrategy", "LoopDirect", "Forwarding:ClientStrategy=LoopDirect needs a transport whose loops can own the forward's connections")]
     public async Task AFrontEndWithBadSettingsRefusesToStartAndNamesTheKey(string? key, string? value, string message)
     {
@@ -67,7 +70,7 @@ public sealed class ConfigurationTests
 
     [Theory]
     [InlineData(ClientStrategy.Static)]
-    [InlineData(ClientStrategy.Loop)]
+    [InlineData(ClientStrategy.Factory)]
     public async Task ForwardsOverH2cWhenTheBackEndSpeaksOnlyHttp2(ClientStrategy strategy)
     {
         await using var flow = await Flow.StartAsync(
@@ -107,7 +110,6 @@ public sealed class ConfigurationTests
 
     [Theory]
     [InlineData(ClientStrategy.Static)]
-    [InlineData(ClientStrategy.Loop)]
     [InlineData(ClientStrategy.LoopDirect)]
     public async Task ForwardsOverAUnixDomainSocket(ClientStrategy strategy)
     {

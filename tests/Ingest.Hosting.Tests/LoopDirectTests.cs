@@ -78,7 +78,6 @@ public sealed class LoopDirectTests
 
     [Theory]
     [InlineData(ClientStrategy.Static)]
-    [InlineData(ClientStrategy.Loop)]
     [InlineData(ClientStrategy.LoopDirect)]
     public async Task ForwardsCarryOnOverKeptConnectionsAfterTheBackEndRestarts(ClientStrategy strategy)
     {

@@ -32,8 +32,8 @@ public sealed class CatalogueReaderTests
     [Fact]
     public void ABackEndIsTheFrontEndsTwinOnTheNullSinkWithoutTheForwardingSettings()
     {
-        var row = ScenarioCatalogue.InSet("fast").Single(s => s.Name == "aspnet-raw-loop-c50");
-        Assert.Equal("Loop", row.FrontEnd.Settings["Forwarding:ClientStrategy"]);
+        var row = ScenarioCatalogue.InSet("fast").Single(s => s.Name == "aspnet-raw-direct-c50");
+        Assert.Equal("LoopDirect", row.FrontEnd.Settings["Forwarding:ClientStrategy"]);
         Assert.Equal(
             ["Ingest:ApiStyle=Raw", "Kestrel:LinuxEpoll:ApplicationSchedulingMode=Inline", "Kestrel:Transport=LinuxEpoll", "Sinks:Default=Null"],
             row.BackEnd!.Settings.Select(s => $"{s.Key}={s.Value}").Order(StringComparer.Ordinal));

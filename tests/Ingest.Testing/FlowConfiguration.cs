@@ -16,13 +16,12 @@ public sealed record FlowConfiguration(
     bool? ApplicationInline = null)
 {
     /// <summary>Whether the Ingest transports run the application on their loop: as asked, else only for
-    /// <see cref="ClientStrategy.Loop"/> and <see cref="ClientStrategy.LoopDirect"/>, whose point is a request that
-    /// never leaves its loop.</summary>
+    /// <see cref="ClientStrategy.LoopDirect"/>, whose point is a request that never leaves its loop.</summary>
     public bool Inline => ApplicationInline ?? Strategy.NeedsLoops();
 
-    /// <summary>The transport both services run: the one asked for, except that the loop strategies need loops that can
-    /// own their connections, so their rows run LinuxEpoll with the application inline on the loop — the
-    /// run-to-completion configuration the strategies exist for.</summary>
+    /// <summary>The transport both services run: the one asked for, except that the loop strategy needs loops that can
+    /// own its connections, so its rows run LinuxEpoll with the application inline on the loop — the
+    /// run-to-completion configuration the strategy exists for.</summary>
     public string EffectiveTransport => Strategy.NeedsLoops() && Transport == "Sockets" ? "LinuxEpoll" : Transport;
 
     private Dictionary<string, string?> TransportSettings(string transport) => Inline && transport != "Sockets"

@@ -4,7 +4,7 @@ using System.Net.Sockets;
 namespace Ingest.Transports.Tests;
 
 /// <summary>
-/// Client connections owned by a transport's loops (what <c>Forwarding:ClientStrategy=Loop</c> forwards over), for
+/// Client connections owned by a transport's loops (what <c>Forwarding:ClientStrategy=LoopDirect</c> forwards over), for
 /// every variant of the transports that have such loops: bytes both ways in order, backpressure with a large
 /// exchange, the peer's close, a refused connect, and the property the strategy exists for — with the application
 /// inline, a read completes on the loop that owns the connection.

@@ -9,14 +9,12 @@ namespace Ingest.Core.Forwarding;
 /// connection behaves or how a failure is retried, timed out or broken.</summary>
 public sealed class BackEndHandlerFactory(IOptions<ForwardingOptions> options, BackEndResilience resilience)
 {
-    /// <summary>The whole chain, for a client built by hand (Static, PerRequest, Loop): the breakers it uses are the
+    /// <summary>The whole chain, for a client built by hand (Static, PerRequest): the breakers it uses are the
     /// front-end's shared ones (<see cref="BackEndResilience"/>), however many chains are created.</summary>
-    /// <param name="connect">Opens a connection to a back-end's endpoint; null for the handler's own sockets.</param>
-    public HttpMessageHandler Create(Func<EndPoint, CancellationToken, ValueTask<Stream>>? connect = null) => resilience.CreateHandler(CreatePrimary(connect));
+    public HttpMessageHandler Create() => resilience.CreateHandler(CreatePrimary());
 
     /// <summary>The connection handler alone, for IHttpClientFactory, which chains the resilience handler itself.</summary>
-    /// <param name="connect">Opens a connection to a back-end's endpoint; null for the handler's own sockets.</param>
-    public SocketsHttpHandler CreatePrimary(Func<EndPoint, CancellationToken, ValueTask<Stream>>? connect = null)
+    public SocketsHttpHandler CreatePrimary()
     {
         var o = options.Value;
         var handler = new SocketsHttpHandler
@@ -30,19 +28,19 @@ public sealed class BackEndHandlerFactory(IOptions<ForwardingOptions> options, B
             EnableMultipleHttp2Connections = true,
         };
 
-        if (connect is null && o.UnixSocketPath is null)
+        if (o.UnixSocketPath is { } path)
         {
-            return handler;
+            // Every connection goes to the socket, whatever the URL's host says (it is then only the Host header).
+            var socketPath = new UnixDomainSocketEndPoint(path);
+            handler.ConnectCallback = (_, cancellationToken) => ConnectUnixSocketAsync(socketPath, cancellationToken);
         }
 
-        connect ??= ConnectSocketAsync;
-        handler.ConnectCallback = async (context, cancellationToken) =>
-            await connect(await EndPointAsync(context.DnsEndPoint.Host, context.DnsEndPoint.Port, cancellationToken), cancellationToken);
         return handler;
     }
 
-    /// <summary>Where a connection to back-end <paramref name="host"/>:<paramref name="port"/> goes: the Unix socket when one
-    /// is configured (every forward goes there, whatever the URL's host says), else the host's first address.</summary>
+    /// <summary>Where a <see cref="ClientStrategy.LoopDirect"/> connection to back-end
+    /// <paramref name="host"/>:<paramref name="port"/> goes: the Unix socket when one is configured (every forward goes
+    /// there, whatever the URL's host says), else the host's first address.</summary>
     internal ValueTask<EndPoint> EndPointAsync(string host, int port, CancellationToken cancellationToken) =>
         options.Value.UnixSocketPath is { } path
             ? ValueTask.FromResult<EndPoint>(new UnixDomainSocketEndPoint(path))
@@ -61,9 +59,9 @@ public sealed class BackEndHandlerFactory(IOptions<ForwardingOptions> options, B
             : new IPEndPoint(addresses[0], endPoint.Port);
     }
 
-    private static async ValueTask<Stream> ConnectSocketAsync(EndPoint endPoint, CancellationToken cancellationToken)
+    private static async ValueTask<Stream> ConnectUnixSocketAsync(UnixDomainSocketEndPoint endPoint, CancellationToken cancellationToken)
     {
-        var socket = new Socket(endPoint.AddressFamily, SocketType.Stream, endPoint is UnixDomainSocketEndPoint ? ProtocolType.Unspecified : ProtocolType.Tcp);
+        var socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
         try
         {
             await socket.ConnectAsync(endPoint, cancellationToken);

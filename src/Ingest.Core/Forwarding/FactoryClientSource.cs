@@ -6,8 +6,6 @@ namespace Ingest.Core.Forwarding;
 /// injecting it would: IHttpClientFactory hands out a new HttpClient over a pooled, rotated handler.</summary>
 internal sealed class FactoryClientSource(IServiceProvider services) : IBackEndClientSource
 {
-    public ClientStrategy Strategy => ClientStrategy.Factory;
-
     public HttpClient Acquire() => services.GetRequiredService<BackEndHttpClient>().Http;
 
     // The factory owns the handler; disposing the client would be harmless, not disposing it is the idiom.

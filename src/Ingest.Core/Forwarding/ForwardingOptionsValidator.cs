@@ -1,19 +1,44 @@
 using Ingest.Core.Configuration;
+using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.Options;
 
 namespace Ingest.Core.Forwarding;
 
 /// <summary>Start-up checks of <see cref="ForwardingOptions"/>; every message names the key to change.</summary>
-/// <param name="loops">The server transport's loops, when the host has them; <see cref="ClientStrategy.Loop"/> and
-/// <see cref="ClientStrategy.LoopDirect"/> need them.</param>
+/// <param name="loops">The server transport's loops, when the host has them; <see cref="ClientStrategy.LoopDirect"/>
+/// needs them.</param>
 public sealed class ForwardingOptionsValidator(IForwardLoops? loops = null) : IValidateOptions<ForwardingOptions>
 {
-    /// <summary>Why <paramref name="strategy"/> (<see cref="ClientStrategy.Loop"/> or <see cref="ClientStrategy.LoopDirect"/>)
-    /// cannot run, and what to change.</summary>
+    // What an old configuration naming the removed strategy reads (docs/transports.md#loop-owned-forward-connections).
+    private const string LoopRemoved =
+        "Loop (HttpClient on the loops' connections) was removed, as LoopDirect forwards over the same connections for less " +
+        "CPU; use LoopDirect, or Static or Factory for HTTP/2.";
+
+    /// <summary>Why <paramref name="strategy"/> (one that <see cref="ClientStrategies.NeedsLoops"/>) cannot run, and what
+    /// to change.</summary>
     public static string LoopNeedsOwnTransport(ClientStrategy strategy) =>
         $"Forwarding:ClientStrategy={strategy} needs a transport whose loops can own the forward's connections: set Kestrel:Transport " +
         "to LinuxEpoll or IoUring (Sockets and Libuv have no such loops, and a fallback to Sockets has none either), or choose " +
         "another Forwarding:ClientStrategy (Static is the usual one).";
+
+    /// <summary>Refuses a name that <paramref name="section"/> gives one of its enum keys and the enum lacks, before the
+    /// binder reads the section: the message names the key and the names it takes, as <see cref="Validate"/>'s do, where
+    /// the binder's own failure names only the key. The front-end calls it as the first step of binding the section.</summary>
+    /// <exception cref="OptionsValidationException">A name is not one of its key's.</exception>
+    public static void RefuseUnknownNames(IConfiguration section)
+    {
+        var checks = new OptionChecks(ForwardingOptions.SectionName);
+        var strategy = section[nameof(ForwardingOptions.ClientStrategy)];
+        checks
+            .Named<ClientStrategy>(nameof(ForwardingOptions.ClientStrategy), strategy,
+                string.Equals(strategy, "Loop", StringComparison.OrdinalIgnoreCase) ? LoopRemoved : null)
+            .Named<ForwardingMode>(nameof(ForwardingOptions.Mode), section[nameof(ForwardingOptions.Mode)])
+            .Named<BackEndProtocol>(nameof(ForwardingOptions.Protocol), section[nameof(ForwardingOptions.Protocol)]);
+        if (checks.Failures.Count > 0)
+        {
+            throw new OptionsValidationException(Options.DefaultName, typeof(ForwardingOptions), checks.Failures);
+        }
+    }
 
     public ValidateOptionsResult Validate(string? name, ForwardingOptions options)
     {
@@ -27,7 +52,7 @@ public sealed class ForwardingOptionsValidator(IForwardLoops? loops = null) : IV
         {
             checks.Fail(
                 $"{checks.Key(nameof(options.Protocol))} = {options.Protocol} with ClientStrategy=LoopDirect: its own client speaks " +
-                "HTTP/1.1 only. Use Protocol=Http11, or ClientStrategy=Loop for h2c over the loops' connections.");
+                "HTTP/1.1 only. Use Protocol=Http11, or ClientStrategy=Static or Factory for h2c.");
         }
 
         if (options.BackEnds.Length == 0)

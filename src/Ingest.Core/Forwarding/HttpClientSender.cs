@@ -6,12 +6,13 @@ using Polly.Timeout;
 namespace Ingest.Core.Forwarding;
 
 /// <summary>
-/// <see cref="IBackEndSender"/> for the HttpClient strategies (PerRequest, Static, Factory, Loop): a request message per
-/// forward and back-end over the client <see cref="IBackEndClientSource"/> hands out, whose handler chain holds the
-/// resilience (<see cref="BackEndResilience.CreateHandler"/>).
+/// <see cref="IBackEndSender"/> for the HttpClient strategies (PerRequest, PerRequestBlocking, Static, Factory): a request
+/// message per forward and back-end over the client <see cref="IBackEndClientSource"/> hands out, whose handler chain
+/// holds the resilience (<see cref="BackEndResilience.CreateHandler"/>). It owns the source: disposing it disposes a
+/// source that keeps a client.
 /// </summary>
 internal sealed class HttpClientSender(IBackEndClientSource clients, BackEndResilience resilience, ForwardingOptions options, string? sharedKey)
-    : IBackEndSender
+    : IBackEndSender, IDisposable
 {
     // The resilience handler's own URI instances: it finds a request's pipeline by reference.
     private readonly IReadOnlyList<Uri> _targets = resilience.Targets;
@@ -45,6 +46,8 @@ internal sealed class HttpClientSender(IBackEndClientSource clients, BackEndResi
             clients.Release(client);
         }
     }
+
+    public void Dispose() => (clients as IDisposable)?.Dispose();
 
     private static bool Unsettled(HttpRequestMessage request) => request.Options.TryGetValue(UnsettledForwards.RequestOption, out var unsettled) && unsettled;
 

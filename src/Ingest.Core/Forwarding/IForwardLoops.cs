@@ -4,7 +4,7 @@ namespace Ingest.Core.Forwarding;
 
 /// <summary>
 /// The event loops a forward's connections can belong to: the server transport's own (see
-/// <see cref="ClientStrategy.Loop"/>). The forwarding contract sees only this seam; the loops and their sockets are
+/// <see cref="ClientStrategy.LoopDirect"/>). The forwarding contract sees only this seam; the loops and their sockets are
 /// the transport's business.
 /// </summary>
 public interface IForwardLoops

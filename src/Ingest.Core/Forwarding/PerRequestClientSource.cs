@@ -2,10 +2,8 @@ namespace Ingest.Core.Forwarding;
 
 /// <summary>A new client and handler per forward, disposed afterwards: every forward opens (and leaves in
 /// TIME_WAIT) its own connection. The anti-pattern, on purpose.</summary>
-internal sealed class PerRequestClientSource(BackEndHandlerFactory handlers, bool blocking) : IBackEndClientSource
+internal sealed class PerRequestClientSource(BackEndHandlerFactory handlers) : IBackEndClientSource
 {
-    public ClientStrategy Strategy => blocking ? ClientStrategy.PerRequestBlocking : ClientStrategy.PerRequest;
-
     public HttpClient Acquire() => new(handlers.Create(), disposeHandler: true) { Timeout = Timeout.InfiniteTimeSpan };
 
     public void Release(HttpClient client) => client.Dispose();

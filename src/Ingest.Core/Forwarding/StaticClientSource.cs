@@ -6,8 +6,6 @@ internal sealed class StaticClientSource(BackEndHandlerFactory handlers) : IBack
 {
     private readonly HttpClient _client = new(handlers.Create(), disposeHandler: true) { Timeout = Timeout.InfiniteTimeSpan };
 
-    public ClientStrategy Strategy => ClientStrategy.Static;
-
     public HttpClient Acquire() => _client;
 
     public void Release(HttpClient client)

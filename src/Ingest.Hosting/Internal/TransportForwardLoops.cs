@@ -4,7 +4,7 @@ using Ingest.Transports;
 
 namespace Ingest.Hosting.Internal;
 
-/// <summary>Where the forwarding contract meets the transport: <see cref="ClientStrategy.Loop"/>'s connections come
+/// <summary>Where the forwarding contract meets the transport: <see cref="ClientStrategy.LoopDirect"/>'s connections come
 /// from the Kestrel transport's own loops.</summary>
 internal sealed class TransportForwardLoops(LoopConnections connections) : IForwardLoops
 {

@@ -5,8 +5,8 @@ using System.Runtime.CompilerServices;
 namespace Ingest.Transports.Internal.Core;
 
 /// <summary>
-/// A client connection owned by a transport loop, as the <see cref="Stream"/> an HTTP client reads and writes
-/// (SocketsHttpHandler's ConnectCallback returns it). Reads complete where the connection's input pipe is
+/// A client connection owned by a transport loop, as the <see cref="Stream"/> an HTTP client reads and writes (the
+/// front-end's own, for Forwarding:ClientStrategy=LoopDirect). Reads complete where the connection's input pipe is
 /// flushed — on the loop thread when the application scheduler is inline — so the caller continues there without
 /// a hop; writes flush into the output pipe, which the loop sends (at the end of its iteration with DeferSend).
 /// A read that has to wait completes through the stream itself (a stream has one read in flight), so waiting for
@@ -85,7 +85,7 @@ internal sealed class ConnectionStream(TransportConnection connection) : Stream
     protected override void Dispose(bool disposing)
     {
         // Completing both pipes sends what is queued, then FIN; the connection closes its socket on the loop when
-        // both pumps have ended. Nothing here waits: HttpClient disposes connections synchronously.
+        // both pumps have ended. Nothing here waits: the client's DisposeAsync (Stream's own) runs this synchronously.
         if (Interlocked.Exchange(ref _disposed, 1) == 0)
         {
             _ = connection.DisposeAsync().AsTask();
