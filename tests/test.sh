@@ -80,6 +80,15 @@ for log in "$results"/Ingest.*.log; do
     grep -E '^(Passed|Failed)!|error' "$log" | head -n 20
 done
 
+# The ten slowest .NET tests, where the next minute of CI time is to be found.
+echo "== slowest tests:"
+cat "$results"/dotnet/*.trx 2>/dev/null | awk '
+    /<UnitTestResult / && match($0, /duration="[0-9:.]*"/) {
+        split(substr($0, RSTART + 10, RLENGTH - 11), t, ":"); seconds = t[1] * 3600 + t[2] * 60 + t[3]
+        match($0, /testName="[^"]*"/); print seconds "\t" substr($0, RSTART + 10, RLENGTH - 11) }' \
+    | sort -t "$(printf '\t')" -k1 -n -r | head -n 10 \
+    | sed 's/&quot;/"/g' | awk -F '\t' '{ printf "   %5d s  %s\n", $1, substr($2, 1, 150) }'
+
 # One line per test of a TRX file with the given outcome: "<LABEL> <test name>: <first line of its message>".
 outcomes() {
     awk -v outcome="$1" -v label="$2" '
