@@ -1,6 +1,7 @@
 using System.Net;
 using Ingest.Transports.Internal;
 using Ingest.Transports.Internal.Core;
+using Ingest.Wire.Linux;
 using Microsoft.Extensions.DependencyInjection;
 
 namespace Ingest.Transports;
@@ -71,7 +72,7 @@ public sealed class LoopConnections
             }
             catch (Exception error)
             {
-                _ = Internal.Native.LibC.close(fd);
+                _ = LibC.close(fd);
                 adopted.SetException(error);
             }
         }, (owner, fd, endPoint, adopted));

@@ -1,5 +1,5 @@
 using System.Globalization;
-using System.Runtime.InteropServices;
+using Ingest.Wire.Linux;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
@@ -19,8 +19,6 @@ internal sealed partial class StartupPages(
     IHostApplicationLifetime lifetime,
     ILogger<StartupPages> logger) : BackgroundService
 {
-    private const int PageOut = 21; // MADV_PAGEOUT, Linux 5.4
-
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
         var seconds = options.Value.ReleaseStartupPagesAfterSeconds;
@@ -77,7 +75,7 @@ internal sealed partial class StartupPages(
             var length = (nuint)(long.Parse(range[1], NumberStyles.HexNumber, CultureInfo.InvariantCulture) - start);
             mappings++;
             bytes += (long)length;
-            if (Advise(start, length, PageOut) != 0)
+            if (LibC.madvise(start, length, LibC.MADV_PAGEOUT) != 0)
             {
                 refused++;
             }
@@ -91,9 +89,6 @@ internal sealed partial class StartupPages(
         using var process = System.Diagnostics.Process.GetCurrentProcess();
         return process.WorkingSet64 / 1048576.0;
     }
-
-    [DllImport("libc", EntryPoint = "madvise")]
-    private static extern int Advise(nint address, nuint length, int advice);
 
     [LoggerMessage(Level = LogLevel.Information, Message = "Released the start-up pages of the program's files ({Mappings} read-only mappings, {Megabytes:0.0} MB mapped): resident {Before:0.0} -> {After:0.0} MB; the kernel refused {Refused}")]
     private static partial void LogReleased(ILogger logger, int mappings, double megabytes, double before, double after, int refused);

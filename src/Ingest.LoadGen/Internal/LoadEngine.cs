@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
-using Ingest.LoadGen.Internal.Native;
+using Ingest.Wire.Linux;
 
 namespace Ingest.LoadGen.Internal;
 
@@ -24,7 +24,8 @@ internal static class LoadEngine
 
         var requests = await RequestSet.CreateAsync(options, cancellationToken);
         var endPoint = await ResolveAsync(options.Url!, cancellationToken);
-        var address = SocketAddressBytes.From(endPoint);
+        var address = new byte[SocketAddressCodec.MaxLength];
+        address = address[..SocketAddressCodec.Write(endPoint, address)];
         var threads = Math.Min(options.Threads, options.Connections);
         var seconds = (int)Math.Ceiling(options.Duration.TotalSeconds) + 1;
 

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Net.Sockets;
 using Ingest.LoadGen.Internal.Native;
+using Ingest.Wire.Linux;
 
 namespace Ingest.LoadGen.Internal;
 
@@ -83,7 +84,7 @@ internal sealed class Worker
             if (_run.IsOpenLoop)
             {
                 _timer = LinuxSockets.CreateTimer();
-                LinuxSockets.Add(_epoll, _timer, LinuxSockets.EPOLLIN, TimerData);
+                LinuxSockets.Add(_epoll, _timer, LibC.EPOLLIN, TimerData);
             }
 
             var now = Stopwatch.GetTimestamp();
@@ -175,12 +176,12 @@ internal sealed class Worker
                     continue;
                 }
 
-                if ((events & (LinuxSockets.EPOLLIN | LinuxSockets.EPOLLERR | LinuxSockets.EPOLLHUP | LinuxSockets.EPOLLRDHUP)) != 0)
+                if ((events & (LibC.EPOLLIN | LibC.EPOLLERR | LibC.EPOLLHUP | LibC.EPOLLRDHUP)) != 0)
                 {
                     Read(connection, now);
                 }
 
-                if ((events & LinuxSockets.EPOLLOUT) != 0 && connection.State == ConnectionState.Open &&
+                if ((events & LibC.EPOLLOUT) != 0 && connection.State == ConnectionState.Open &&
                     connection.Generation == (uint)(data >> 32))
                 {
                     Flush(connection, now);
@@ -361,13 +362,13 @@ internal sealed class Worker
             return;
         }
 
-        if (sent >= 0 || sent == -LinuxSockets.EAGAIN)
+        if (sent >= 0 || sent == -Errno.EAGAIN)
         {
             sent = Math.Max(sent, 0);
             CountWritten(sent, now);
             connection.AppendPending(data[sent..]);
             connection.WantsWrite = true;
-            LinuxSockets.Modify(_epoll, connection.Fd, LinuxSockets.EPOLLIN | LinuxSockets.EPOLLOUT | LinuxSockets.EPOLLRDHUP, connection.EpollData);
+            LinuxSockets.Modify(_epoll, connection.Fd, LibC.EPOLLIN | LibC.EPOLLOUT | LibC.EPOLLRDHUP, connection.EpollData);
             return;
         }
 
@@ -388,7 +389,7 @@ internal sealed class Worker
         var sent = LinuxSockets.Send(connection.Fd, connection.Pending.AsSpan(connection.PendingStart, connection.PendingEnd - connection.PendingStart));
         if (sent < 0)
         {
-            if (sent != -LinuxSockets.EAGAIN)
+            if (sent != -Errno.EAGAIN)
             {
                 connection.WriteFailed = true; // as in Write: the read side decides
                 connection.ClearPending();
@@ -403,7 +404,7 @@ internal sealed class Worker
         {
             connection.ClearPending();
             connection.WantsWrite = false;
-            LinuxSockets.Modify(_epoll, connection.Fd, LinuxSockets.EPOLLIN | LinuxSockets.EPOLLRDHUP, connection.EpollData);
+            LinuxSockets.Modify(_epoll, connection.Fd, LibC.EPOLLIN | LibC.EPOLLRDHUP, connection.EpollData);
         }
     }
 
@@ -433,7 +434,7 @@ internal sealed class Worker
         {
             EndOfStream(connection, now);
         }
-        else if (received != -LinuxSockets.EAGAIN)
+        else if (received != -Errno.EAGAIN)
         {
             Fail(connection, connection.WriteFailed ? FailureKind.Write : FailureKind.Read, now);
         }
@@ -658,14 +659,14 @@ internal sealed class Worker
         var result = LinuxSockets.StartConnect(connection.Fd, _address);
         if (result == 0)
         {
-            LinuxSockets.Add(_epoll, connection.Fd, LinuxSockets.EPOLLIN | LinuxSockets.EPOLLRDHUP, connection.EpollData);
+            LinuxSockets.Add(_epoll, connection.Fd, LibC.EPOLLIN | LibC.EPOLLRDHUP, connection.EpollData);
             Opened(connection, now);
         }
-        else if (result == LinuxSockets.EINPROGRESS)
+        else if (result == Errno.EINPROGRESS)
         {
             connection.State = ConnectionState.Connecting;
             connection.StateDeadline = now;
-            LinuxSockets.Add(_epoll, connection.Fd, LinuxSockets.EPOLLOUT, connection.EpollData);
+            LinuxSockets.Add(_epoll, connection.Fd, LibC.EPOLLOUT, connection.EpollData);
         }
         else
         {
@@ -681,7 +682,7 @@ internal sealed class Worker
             return;
         }
 
-        LinuxSockets.Modify(_epoll, connection.Fd, LinuxSockets.EPOLLIN | LinuxSockets.EPOLLRDHUP, connection.EpollData);
+        LinuxSockets.Modify(_epoll, connection.Fd, LibC.EPOLLIN | LibC.EPOLLRDHUP, connection.EpollData);
         Opened(connection, now);
     }
 

@@ -1,53 +1,33 @@
 using System.Runtime.InteropServices;
+using Ingest.Wire.Linux;
 
 namespace Ingest.LoadGen.Internal.Native;
 
 /// <summary>
-/// The few Linux system calls the engine's event loops need: epoll for readiness, a timerfd for open-loop
-/// send times finer than epoll's millisecond timeout, and send/recv/connect on the descriptor of a
-/// non-blocking <see cref="System.Net.Sockets.Socket"/>. The socket object still creates, configures and
-/// closes the descriptor; the calls here only avoid the runtime's own epoll thread (a thread hop per
-/// completion) and the exception on a non-blocking connect.
+/// The engine's event loops over the shared bindings (<see cref="LibC"/>): epoll for readiness, a timerfd for open-loop
+/// send times finer than epoll's millisecond timeout, and send/recv/connect on the descriptor of a non-blocking
+/// <see cref="System.Net.Sockets.Socket"/>. The socket object still creates, configures and closes the descriptor; the
+/// calls here only avoid the runtime's own epoll thread (a thread hop per completion) and the exception on a
+/// non-blocking connect. Failures of set-up calls throw; the hot calls return errno for the loop to branch on.
 /// </summary>
-/// <remarks>Constants are Linux's generic ABI values, the same on x64 and arm64 (man 2 epoll_ctl,
-/// timerfd_create, send, errno.h). Only <c>struct epoll_event</c> differs: packed (12 bytes) on x64,
-/// naturally aligned (16 bytes) elsewhere; <see cref="EpollEventSize"/> and <see cref="EpollDataOffset"/>
-/// handle that.</remarks>
-internal static unsafe partial class LinuxSockets
+/// <remarks>The load generator runs on any 64-bit Linux, so it reads <c>struct epoll_event</c> in the process's
+/// architecture's layout rather than through <see cref="EpollEvent"/> (x86-64's): packed (12 bytes) on x64, naturally
+/// aligned (16 bytes) elsewhere; <see cref="EpollEventSize"/> and <see cref="EpollDataOffset"/> handle that.</remarks>
+internal static unsafe class LinuxSockets
 {
-    public const int EAGAIN = 11;
-    public const int EINTR = 4;
-    public const int EINPROGRESS = 115;
-
-    public const uint EPOLLIN = 0x001;
-    public const uint EPOLLOUT = 0x004;
-    public const uint EPOLLERR = 0x008;
-    public const uint EPOLLHUP = 0x010;
-    public const uint EPOLLRDHUP = 0x2000;
-
-    private const int EpollCtlAdd = 1;
-    private const int EpollCtlDel = 2;
-    private const int EpollCtlMod = 3;
-    private const int CloseOnExec = 0x80000;
-    private const int NonBlock = 0x800;
-    private const int ClockMonotonic = 1;
-    private const int MsgNoSignal = 0x4000;
-    private const int SolSocket = 1;
-    private const int SoError = 4;
-
     public static readonly int EpollEventSize = RuntimeInformation.ProcessArchitecture == Architecture.X64 ? 12 : 16;
 
     public static readonly int EpollDataOffset = RuntimeInformation.ProcessArchitecture == Architecture.X64 ? 4 : 8;
 
     public static int CreateEpoll()
     {
-        var fd = epoll_create1(CloseOnExec);
+        var fd = LibC.epoll_create1(LibC.EPOLL_CLOEXEC);
         return fd >= 0 ? fd : throw Failure("epoll_create1");
     }
 
     public static int CreateTimer()
     {
-        var fd = timerfd_create(ClockMonotonic, NonBlock | CloseOnExec);
+        var fd = LibC.timerfd_create(LibC.CLOCK_MONOTONIC, LibC.TFD_NONBLOCK | LibC.TFD_CLOEXEC);
         return fd >= 0 ? fd : throw Failure("timerfd_create");
     }
 
@@ -60,7 +40,7 @@ internal static unsafe partial class LinuxSockets
         spec[1] = 0;
         spec[2] = nanoseconds / 1_000_000_000;
         spec[3] = nanoseconds % 1_000_000_000;
-        if (timerfd_settime(timerFd, 0, spec, null) != 0)
+        if (LibC.timerfd_settime(timerFd, 0, spec, null) != 0)
         {
             throw Failure("timerfd_settime");
         }
@@ -70,17 +50,17 @@ internal static unsafe partial class LinuxSockets
     public static void DrainTimer(int timerFd)
     {
         long expirations;
-        _ = read(timerFd, &expirations, sizeof(long));
+        _ = LibC.read(timerFd, &expirations, sizeof(long));
     }
 
-    public static void Add(int epollFd, int fd, uint events, ulong data) => Control(epollFd, EpollCtlAdd, fd, events, data);
+    public static void Add(int epollFd, int fd, uint events, ulong data) => Control(epollFd, LibC.EPOLL_CTL_ADD, fd, events, data);
 
-    public static void Modify(int epollFd, int fd, uint events, ulong data) => Control(epollFd, EpollCtlMod, fd, events, data);
+    public static void Modify(int epollFd, int fd, uint events, ulong data) => Control(epollFd, LibC.EPOLL_CTL_MOD, fd, events, data);
 
     public static void Remove(int epollFd, int fd)
     {
         var ev = stackalloc byte[16];
-        _ = epoll_ctl(epollFd, EpollCtlDel, fd, ev);
+        _ = LibC.epoll_ctl(epollFd, LibC.EPOLL_CTL_DEL, fd, ev);
     }
 
     /// <summary>Waits for events into <paramref name="events"/>; returns their count, 0 on timeout or EINTR.</summary>
@@ -88,14 +68,14 @@ internal static unsafe partial class LinuxSockets
     {
         fixed (byte* p = events)
         {
-            var n = epoll_wait(epollFd, p, events.Length / EpollEventSize, timeoutMilliseconds);
+            var n = LibC.epoll_wait(epollFd, p, events.Length / EpollEventSize, timeoutMilliseconds);
             if (n >= 0)
             {
                 return n;
             }
 
-            var errno = Marshal.GetLastPInvokeError();
-            return errno == EINTR ? 0 : throw Failure("epoll_wait", errno);
+            var errno = LibC.LastErrno;
+            return errno == Errno.EINTR ? 0 : throw Failure("epoll_wait", errno);
         }
     }
 
@@ -109,7 +89,7 @@ internal static unsafe partial class LinuxSockets
     {
         fixed (byte* p = socketAddress)
         {
-            return connect(fd, p, socketAddress.Length) == 0 ? 0 : Marshal.GetLastPInvokeError();
+            return LibC.connect(fd, p, socketAddress.Length) == 0 ? 0 : LibC.LastErrno;
         }
     }
 
@@ -118,7 +98,7 @@ internal static unsafe partial class LinuxSockets
     {
         int error;
         var length = sizeof(int);
-        return getsockopt(fd, SolSocket, SoError, &error, &length) == 0 ? error : Marshal.GetLastPInvokeError();
+        return LibC.getsockopt(fd, LibC.SOL_SOCKET, LibC.SO_ERROR, &error, &length) == 0 ? error : LibC.LastErrno;
     }
 
     /// <summary>Sends what the kernel takes now: the byte count, or minus the errno (-EAGAIN when full).</summary>
@@ -126,8 +106,8 @@ internal static unsafe partial class LinuxSockets
     {
         fixed (byte* p = data)
         {
-            var n = send(fd, p, data.Length, MsgNoSignal);
-            return n >= 0 ? (int)n : -Marshal.GetLastPInvokeError();
+            var n = LibC.send(fd, p, data.Length, LibC.MSG_NOSIGNAL);
+            return n >= 0 ? (int)n : -LibC.LastErrno;
         }
     }
 
@@ -136,19 +116,19 @@ internal static unsafe partial class LinuxSockets
     {
         fixed (byte* p = buffer)
         {
-            var n = recv(fd, p, buffer.Length, 0);
-            return n >= 0 ? (int)n : -Marshal.GetLastPInvokeError();
+            var n = LibC.recv(fd, p, buffer.Length, 0);
+            return n >= 0 ? (int)n : -LibC.LastErrno;
         }
     }
 
-    public static void Close(int fd) => _ = close(fd);
+    public static void Close(int fd) => _ = LibC.close(fd);
 
     private static void Control(int epollFd, int operation, int fd, uint events, ulong data)
     {
         var ev = stackalloc byte[16];
         *(uint*)ev = events;
         *(ulong*)(ev + EpollDataOffset) = data;
-        if (epoll_ctl(epollFd, operation, fd, ev) != 0)
+        if (LibC.epoll_ctl(epollFd, operation, fd, ev) != 0)
         {
             throw Failure("epoll_ctl");
         }
@@ -156,40 +136,7 @@ internal static unsafe partial class LinuxSockets
 
     private static InvalidOperationException Failure(string call, int errno = -1)
     {
-        errno = errno < 0 ? Marshal.GetLastPInvokeError() : errno;
+        errno = errno < 0 ? LibC.LastErrno : errno;
         return new InvalidOperationException($"{call} failed: {Marshal.GetPInvokeErrorMessage(errno)} (errno {errno}).");
     }
-
-    [LibraryImport("libc", SetLastError = true)]
-    private static partial int epoll_create1(int flags);
-
-    [LibraryImport("libc", SetLastError = true)]
-    private static partial int epoll_ctl(int epfd, int op, int fd, byte* ev);
-
-    [LibraryImport("libc", SetLastError = true)]
-    private static partial int epoll_wait(int epfd, byte* events, int maxEvents, int timeout);
-
-    [LibraryImport("libc", SetLastError = true)]
-    private static partial int timerfd_create(int clockId, int flags);
-
-    [LibraryImport("libc", SetLastError = true)]
-    private static partial int timerfd_settime(int fd, int flags, long* newValue, long* oldValue);
-
-    [LibraryImport("libc", SetLastError = true)]
-    private static partial nint read(int fd, void* buffer, nint count);
-
-    [LibraryImport("libc", SetLastError = true)]
-    private static partial int close(int fd);
-
-    [LibraryImport("libc", SetLastError = true)]
-    private static partial int connect(int fd, byte* address, int addressLength);
-
-    [LibraryImport("libc", SetLastError = true)]
-    private static partial int getsockopt(int fd, int level, int name, void* value, int* length);
-
-    [LibraryImport("libc", SetLastError = true)]
-    private static partial nint send(int fd, byte* buffer, nint length, int flags);
-
-    [LibraryImport("libc", SetLastError = true)]
-    private static partial nint recv(int fd, byte* buffer, nint length, int flags);
 }

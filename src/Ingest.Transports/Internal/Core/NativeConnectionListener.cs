@@ -2,7 +2,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Text;
 using System.Threading.Channels;
-using Ingest.Transports.Internal.Native;
+using Ingest.Wire.Linux;
 using Microsoft.AspNetCore.Connections;
 
 namespace Ingest.Transports.Internal.Core;

@@ -1,7 +1,7 @@
 using System.Buffers;
 using System.Net;
 using System.Net.Sockets;
-using Ingest.Transports.Internal.Native;
+using Ingest.Wire.Linux;
 using Microsoft.AspNetCore.Connections;
 using Microsoft.Extensions.Logging;
 

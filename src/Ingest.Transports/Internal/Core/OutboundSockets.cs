@@ -1,6 +1,6 @@
 using System.Net;
 using System.Net.Sockets;
-using Ingest.Transports.Internal.Native;
+using Ingest.Wire.Linux;
 
 namespace Ingest.Transports.Internal.Core;
 

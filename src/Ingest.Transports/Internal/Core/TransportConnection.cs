@@ -1,6 +1,6 @@
 using System.IO.Pipelines;
 using System.Net;
-using Ingest.Transports.Internal.Native;
+using Ingest.Wire.Linux;
 using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Http.Features;
 

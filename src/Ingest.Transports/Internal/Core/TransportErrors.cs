@@ -1,4 +1,4 @@
-using Ingest.Transports.Internal.Native;
+using Ingest.Wire.Linux;
 using Microsoft.AspNetCore.Connections;
 
 namespace Ingest.Transports.Internal.Core;

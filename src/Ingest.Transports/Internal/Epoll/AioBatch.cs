@@ -1,6 +1,6 @@
 using System.Buffers;
 using System.Runtime.InteropServices;
-using Ingest.Transports.Internal.Native;
+using Ingest.Wire.Linux;
 
 namespace Ingest.Transports.Internal.Epoll;
 
@@ -51,7 +51,7 @@ internal sealed unsafe class AioBatch : IDisposable
     public static AioBatch Create()
     {
         ulong context = 0;
-        if (LibC.Syscall(NativePlatform.SysIoSetup, Capacity, (long)&context, 0, 0, 0, 0) != 0)
+        if (LibC.Syscall(LibC.SYS_io_setup, Capacity, (long)&context, 0, 0, 0, 0) != 0)
         {
             throw new IOException($"io_setup failed: {Errno.Describe(LibC.LastErrno)}. Raise fs.aio-max-nr or set Kestrel:LinuxEpoll:AioReceive and AioSend to false.");
         }
@@ -63,12 +63,12 @@ internal sealed unsafe class AioBatch : IDisposable
     public static string? Probe()
     {
         ulong context = 0;
-        if (LibC.Syscall(NativePlatform.SysIoSetup, 1, (long)&context, 0, 0, 0, 0) != 0)
+        if (LibC.Syscall(LibC.SYS_io_setup, 1, (long)&context, 0, 0, 0, 0) != 0)
         {
             return $"Linux AIO is unavailable: io_setup failed with {Errno.Describe(LibC.LastErrno)}. Set Kestrel:LinuxEpoll:AioReceive and Kestrel:LinuxEpoll:AioSend to false.";
         }
 
-        _ = LibC.Syscall(NativePlatform.SysIoDestroy, (long)context, 0, 0, 0, 0, 0);
+        _ = LibC.Syscall(LibC.SYS_io_destroy, (long)context, 0, 0, 0, 0, 0);
         return null;
     }
 
@@ -161,7 +161,7 @@ internal sealed unsafe class AioBatch : IDisposable
 
     public void Dispose()
     {
-        _ = LibC.Syscall(NativePlatform.SysIoDestroy, (long)_context, 0, 0, 0, 0, 0);
+        _ = LibC.Syscall(LibC.SYS_io_destroy, (long)_context, 0, 0, 0, 0, 0);
         NativeMemory.Free(_blocks);
         NativeMemory.Free(_blockPointers);
         NativeMemory.Free(_events);
@@ -194,7 +194,7 @@ internal sealed unsafe class AioBatch : IDisposable
         var submitted = 0;
         while (submitted < count)
         {
-            var result = LibC.Syscall(NativePlatform.SysIoSubmit, (long)_context, count - submitted, (long)(_blockPointers + submitted), 0, 0, 0);
+            var result = LibC.Syscall(LibC.SYS_io_submit, (long)_context, count - submitted, (long)(_blockPointers + submitted), 0, 0, 0);
             if (result < 0)
             {
                 var errno = LibC.LastErrno;
@@ -218,7 +218,7 @@ internal sealed unsafe class AioBatch : IDisposable
         var reaped = 0;
         while (reaped < submitted)
         {
-            var result = LibC.Syscall(NativePlatform.SysIoGetEvents, (long)_context, submitted - reaped, submitted - reaped, (long)_events, 0, 0);
+            var result = LibC.Syscall(LibC.SYS_io_getevents, (long)_context, submitted - reaped, submitted - reaped, (long)_events, 0, 0);
             if (result < 0)
             {
                 if (LibC.LastErrno == Errno.EINTR)

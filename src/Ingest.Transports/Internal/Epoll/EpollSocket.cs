@@ -1,6 +1,7 @@
 using System.Buffers;
 using Ingest.Transports.Internal.Core;
 using Ingest.Transports.Internal.Native;
+using Ingest.Wire.Linux;
 using Microsoft.AspNetCore.Connections;
 
 namespace Ingest.Transports.Internal.Epoll;

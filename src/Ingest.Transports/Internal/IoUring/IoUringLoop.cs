@@ -2,7 +2,7 @@ using System.Buffers;
 using System.Net;
 using System.Runtime.InteropServices;
 using Ingest.Transports.Internal.Core;
-using Ingest.Transports.Internal.Native;
+using Ingest.Wire.Linux;
 using Microsoft.Extensions.Logging;
 
 namespace Ingest.Transports.Internal.IoUring;

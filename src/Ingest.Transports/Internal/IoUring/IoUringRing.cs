@@ -1,4 +1,4 @@
-using Ingest.Transports.Internal.Native;
+using Ingest.Wire.Linux;
 
 namespace Ingest.Transports.Internal.IoUring;
 
@@ -200,7 +200,7 @@ internal sealed unsafe class IoUringRing : IDisposable
             return;
         }
 
-        if (LibC.Syscall(NativePlatform.SysIoUringRegister, _fd, RegisterEnableRings, 0, 0, 0, 0) < 0)
+        if (LibC.Syscall(LibC.SYS_io_uring_register, _fd, RegisterEnableRings, 0, 0, 0, 0) < 0)
         {
             throw new IOException($"io_uring_register(ENABLE_RINGS) failed: {Errno.Describe(LibC.LastErrno)}.");
         }
@@ -237,7 +237,7 @@ internal sealed unsafe class IoUringRing : IDisposable
             // With deferred task work a submit-only enter still asks for events (without waiting for any), so the
             // completions that arrived meanwhile are posted while the loop is busy too.
             var flags = wait || DefersTaskRun ? EnterGetEvents : 0;
-            var result = LibC.Syscall(NativePlatform.SysIoUringEnter, _fd, toSubmit, wait ? 1 : 0, flags, 0, 0);
+            var result = LibC.Syscall(LibC.SYS_io_uring_enter, _fd, toSubmit, wait ? 1 : 0, flags, 0, 0);
             if (result >= 0)
             {
                 _submittedTail += (uint)result;
@@ -301,7 +301,7 @@ internal sealed unsafe class IoUringRing : IDisposable
     {
         fixed (IoUringParameters* pointer = &parameters)
         {
-            return (int)LibC.Syscall(NativePlatform.SysIoUringSetup, entries, (long)pointer, 0, 0, 0, 0);
+            return (int)LibC.Syscall(LibC.SYS_io_uring_setup, entries, (long)pointer, 0, 0, 0, 0);
         }
     }
 

@@ -2,6 +2,7 @@ using System.Buffers;
 using System.Runtime.InteropServices;
 using Ingest.Transports.Internal.Core;
 using Ingest.Transports.Internal.Native;
+using Ingest.Wire.Linux;
 using Microsoft.AspNetCore.Connections;
 
 namespace Ingest.Transports.Internal.IoUring;

@@ -1,4 +1,5 @@
 using System.Buffers;
+using Ingest.Wire.Linux;
 
 namespace Ingest.Transports.Internal.Native;
 

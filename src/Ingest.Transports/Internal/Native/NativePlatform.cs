@@ -3,20 +3,12 @@ using System.Runtime.InteropServices;
 namespace Ingest.Transports.Internal.Native;
 
 /// <summary>
-/// What the custom transports need from the platform: Linux on x86-64. The struct layouts (packed
-/// <c>epoll_event</c>) and the syscall numbers below are x86-64 ones; another architecture fails at start-up with
-/// one message instead of corrupting memory.
+/// What the custom transports need from the platform: Linux on x86-64. The struct layouts they use (packed
+/// <c>epoll_event</c>) and the syscall numbers they pass (<c>LibC.SYS_*</c>) are x86-64 ones; another architecture
+/// fails at start-up with one message instead of corrupting memory.
 /// </summary>
 internal static class NativePlatform
 {
-    public const long SysIoSetup = 206;
-    public const long SysIoDestroy = 207;
-    public const long SysIoGetEvents = 208;
-    public const long SysIoSubmit = 209;
-    public const long SysIoUringSetup = 425;
-    public const long SysIoUringEnter = 426;
-    public const long SysIoUringRegister = 427;
-
     /// <summary>Why the custom transports cannot run in this process, or null when they can.</summary>
     public static string? UnsupportedReason
     {

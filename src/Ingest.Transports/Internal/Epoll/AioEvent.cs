@@ -1,4 +1,4 @@
-namespace Ingest.Transports.Internal.Native;
+namespace Ingest.Transports.Internal.Epoll;
 
 /// <summary><c>struct io_event</c>: the result of one AIO control block.</summary>
 internal struct AioEvent

@@ -1,7 +1,8 @@
-namespace Ingest.Transports.Internal.Native;
+namespace Ingest.Wire.Linux;
 
-/// <summary>The Linux errno values the transports branch on.</summary>
-internal static class Errno
+/// <summary>The Linux errno values the transports and the load generator branch on (asm-generic/errno*.h: the same on
+/// x86-64 and arm64).</summary>
+public static class Errno
 {
     public const int EPERM = 1;
     public const int ENOENT = 2;

@@ -1,13 +1,17 @@
+using System.Diagnostics.CodeAnalysis;
 using System.Runtime.InteropServices;
 
-namespace Ingest.Transports.Internal.Native;
+namespace Ingest.Wire.Linux;
 
 /// <summary>
-/// The libc entry points the custom transports call. Every import sets <c>SetLastError</c> because the callers
-/// branch on errno (EAGAIN, EINTR, EADDRINUSE, ...). Syscalls without a libc wrapper go through
-/// <see cref="Syscall"/>.
+/// The libc entry points the transports, the load generator, the hosting layer and the lab call: one binding per call,
+/// source-generated (<c>LibraryImport</c>: no marshalling stubs built at run time, so Native AOT and trimming keep them).
+/// Every import sets <c>SetLastError</c> because the callers branch on errno (EAGAIN, EINTR, EADDRINUSE, ...). Syscalls
+/// without a libc wrapper go through <see cref="Syscall"/>. Constants are Linux's generic values, the same on x86-64 and
+/// arm64, except the syscall numbers, which say so.
 /// </summary>
-internal static unsafe partial class LibC
+[SuppressMessage("Naming", "CA1707:Identifiers should not contain underscores", Justification = "The kernel's and libc's own names, so a call reads as its man page does.")]
+public static unsafe partial class LibC
 {
     private const string Library = "libc";
 
@@ -34,12 +38,14 @@ internal static unsafe partial class LibC
     public const int F_SETFL = 4;
     public const int O_NONBLOCK = 0x800;
 
-    // epoll
+    // poll
     public const short POLLOUT = 0x004;
 
+    // epoll
     public const int EPOLL_CLOEXEC = 0x80000;
     public const int EPOLL_CTL_ADD = 1;
     public const int EPOLL_CTL_DEL = 2;
+    public const int EPOLL_CTL_MOD = 3;
     public const uint EPOLLIN = 0x001;
     public const uint EPOLLOUT = 0x004;
     public const uint EPOLLERR = 0x008;
@@ -52,11 +58,28 @@ internal static unsafe partial class LibC
     public const int EFD_CLOEXEC = 0x80000;
     public const int EFD_NONBLOCK = 0x800;
 
-    // mmap
+    // timerfd (its flags are O_NONBLOCK and O_CLOEXEC, like eventfd's)
+    public const int CLOCK_MONOTONIC = 1;
+    public const int TFD_CLOEXEC = 0x80000;
+    public const int TFD_NONBLOCK = 0x800;
+
+    // mmap, madvise
     public const int PROT_READ = 1;
     public const int PROT_WRITE = 2;
     public const int MAP_SHARED = 1;
     public const int MAP_POPULATE = 0x8000;
+    public const int MADV_PAGEOUT = 21; // Linux 5.4
+
+    public const int SIGTERM = 15;
+
+    // Syscall numbers for Syscall: x86-64 ones (arch/x86/entry/syscalls/syscall_64.tbl); their callers check the architecture.
+    public const long SYS_io_setup = 206;
+    public const long SYS_io_destroy = 207;
+    public const long SYS_io_getevents = 208;
+    public const long SYS_io_submit = 209;
+    public const long SYS_io_uring_setup = 425;
+    public const long SYS_io_uring_enter = 426;
+    public const long SYS_io_uring_register = 427;
 
     [LibraryImport(Library, SetLastError = true)]
     public static partial int socket(int domain, int type, int protocol);
@@ -92,6 +115,9 @@ internal static unsafe partial class LibC
     public static partial nint recv(int fd, byte* buffer, nint length, int flags);
 
     [LibraryImport(Library, SetLastError = true)]
+    public static partial nint send(int fd, byte* buffer, nint length, int flags);
+
+    [LibraryImport(Library, SetLastError = true)]
     public static partial nint sendmsg(int fd, MessageHeader* message, int flags);
 
     [LibraryImport(Library, SetLastError = true)]
@@ -115,14 +141,24 @@ internal static unsafe partial class LibC
     [LibraryImport(Library, SetLastError = true)]
     public static partial int epoll_create1(int flags);
 
+    /// <summary><paramref name="ev"/> (and <see cref="epoll_wait"/>'s array) is the kernel's <c>struct epoll_event</c>,
+    /// whose layout depends on the architecture: see <see cref="EpollEvent"/>.</summary>
     [LibraryImport(Library, SetLastError = true)]
-    public static partial int epoll_ctl(int epfd, int op, int fd, EpollEvent* ev);
+    public static partial int epoll_ctl(int epfd, int op, int fd, void* ev);
 
     [LibraryImport(Library, SetLastError = true)]
-    public static partial int epoll_wait(int epfd, EpollEvent* events, int maxEvents, int timeout);
+    public static partial int epoll_wait(int epfd, void* events, int maxEvents, int timeout);
 
     [LibraryImport(Library, SetLastError = true)]
     public static partial int eventfd(uint initialValue, int flags);
+
+    [LibraryImport(Library, SetLastError = true)]
+    public static partial int timerfd_create(int clockId, int flags);
+
+    /// <summary><paramref name="newValue"/> and <paramref name="oldValue"/> are <c>struct itimerspec</c>: four 64-bit
+    /// integers (interval seconds and nanoseconds, then value seconds and nanoseconds).</summary>
+    [LibraryImport(Library, SetLastError = true)]
+    public static partial int timerfd_settime(int fd, int flags, long* newValue, long* oldValue);
 
     [LibraryImport(Library, SetLastError = true)]
     public static partial void* mmap(void* address, nuint length, int protection, int flags, int fd, long offset);
@@ -130,8 +166,15 @@ internal static unsafe partial class LibC
     [LibraryImport(Library, SetLastError = true)]
     public static partial int munmap(void* address, nuint length);
 
+    /// <summary>The address is a number here: callers advise ranges they read from /proc/self/maps and never dereference.</summary>
+    [LibraryImport(Library, SetLastError = true)]
+    public static partial int madvise(nint address, nuint length, int advice);
+
     [LibraryImport(Library, SetLastError = true)]
     public static partial int unlink(byte* path);
+
+    [LibraryImport(Library, SetLastError = true)]
+    public static partial int kill(int pid, int signal);
 
     /// <summary>The generic syscall entry: only integer arguments, which the x86-64 and arm64 calling conventions pass in registers for variadic functions too.</summary>
     [LibraryImport(Library, EntryPoint = "syscall", SetLastError = true)]

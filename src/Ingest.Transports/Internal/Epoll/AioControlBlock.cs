@@ -1,4 +1,4 @@
-namespace Ingest.Transports.Internal.Native;
+namespace Ingest.Transports.Internal.Epoll;
 
 /// <summary><c>struct iocb</c> of the Linux AIO ABI (64 bytes, little-endian field order).</summary>
 internal struct AioControlBlock

@@ -3,10 +3,13 @@ using System.Net;
 using System.Net.Sockets;
 using System.Text;
 
-namespace Ingest.Transports.Internal.Native;
+namespace Ingest.Wire.Linux;
 
-/// <summary>Converts endpoints to and from the kernel's <c>sockaddr_in</c>, <c>sockaddr_in6</c> and <c>sockaddr_un</c>.</summary>
-internal static class SocketAddressCodec
+/// <summary>
+/// Converts endpoints to and from the kernel's <c>sockaddr_in</c>, <c>sockaddr_in6</c> and <c>sockaddr_un</c> (man 7 ip,
+/// ipv6, unix): the family in host order, the port in network order.
+/// </summary>
+public static class SocketAddressCodec
 {
     /// <summary>Large enough for every address family used here (<c>sizeof(struct sockaddr_un)</c> is 110).</summary>
     public const int MaxLength = 128;
@@ -19,7 +22,7 @@ internal static class SocketAddressCodec
         IPEndPoint { AddressFamily: AddressFamily.InterNetwork } => LibC.AF_INET,
         IPEndPoint { AddressFamily: AddressFamily.InterNetworkV6 } => LibC.AF_INET6,
         UnixDomainSocketEndPoint => LibC.AF_UNIX,
-        _ => throw new NotSupportedException($"The Ingest transports cannot bind {endPoint.GetType().Name} '{endPoint}'."),
+        _ => throw Unsupported(endPoint),
     };
 
     /// <summary>Writes the address into <paramref name="buffer"/> and returns its length.</summary>
@@ -46,7 +49,7 @@ internal static class SocketAddressCodec
                 // An abstract address (leading NUL) has no terminator; a path one is NUL-terminated.
                 return path.Length > 0 && path[0] == '\0' ? UnixPathOffset + written : UnixPathOffset + written + 1;
             default:
-                throw new NotSupportedException($"The Ingest transports cannot bind {endPoint.GetType().Name} '{endPoint}'.");
+                throw Unsupported(endPoint);
         }
     }
 
@@ -88,4 +91,7 @@ internal static class SocketAddressCodec
         var length = MaxLength;
         return LibC.getpeername(fd, buffer, &length) == 0 ? Read(new ReadOnlySpan<byte>(buffer, MaxLength), length) : null;
     }
+
+    private static NotSupportedException Unsupported(EndPoint endPoint) =>
+        new($"{endPoint.GetType().Name} '{endPoint}' has no Linux socket address here: IP and Unix socket endpoints do.");
 }

@@ -1,8 +1,0 @@
-namespace Ingest.Transports.Internal.Native;
-
-/// <summary><c>struct iovec</c>.</summary>
-internal unsafe struct IoVector
-{
-    public byte* Base;
-    public nuint Length;
-}

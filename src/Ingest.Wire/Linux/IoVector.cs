@@ -1,0 +1,11 @@
+using System.Diagnostics.CodeAnalysis;
+
+namespace Ingest.Wire.Linux;
+
+/// <summary><c>struct iovec</c>.</summary>
+[SuppressMessage("Design", "CA1051:Do not declare visible instance fields", Justification = "A kernel ABI struct: its fields are its layout, read and written in place.")]
+public unsafe struct IoVector
+{
+    public byte* Base;
+    public nuint Length;
+}
