@@ -4,7 +4,7 @@ namespace Ingest.Wire.Http1;
 /// What the callers read of a final response's head: its status, how its body is framed, whether the connection stays
 /// open after it, and a Retry-After in seconds.
 /// </summary>
-/// <param name="StatusCode">100 to 599 (RFC 9110 §15); never 1xx, which the parser skips.</param>
+/// <param name="StatusCode">A final status, 200 to 599 (RFC 9110 §15): interim 1xx answers are skipped.</param>
 /// <param name="Framing">How the body ends.</param>
 /// <param name="ContentLength">The Content-Length as sent, or -1 without one (an answer to HEAD keeps the length of the
 /// body it does not carry).</param>
