@@ -1,7 +1,8 @@
 namespace Ingest.Testing;
 
-/// <summary>Everything a server sent on one connection after a hand-written request: the responses in order, and
-/// whether it closed the connection (false: it was still open when the client stopped waiting).</summary>
+/// <summary>Everything a server sent on one connection after a hand-written request: the final responses in order (the
+/// last one possibly cut short), and whether it closed the connection (false: it was still open when the client stopped
+/// waiting).</summary>
 public sealed record RawExchange(IReadOnlyList<RawResponse> Responses, bool Closed)
 {
     /// <summary>The first response, or null when the server closed without answering.</summary>

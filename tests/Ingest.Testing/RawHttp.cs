@@ -1,10 +1,13 @@
+using System.Buffers;
 using System.Net.Sockets;
 using System.Text;
+using Ingest.Wire.Http1;
 
 namespace Ingest.Testing;
 
 /// <summary>Sends hand-written HTTP/1.1 over a socket, for requests HttpClient refuses to send (lying Content-Length,
-/// truncated bodies), and reads the status line and body of the answer.</summary>
+/// truncated bodies), and reads the answers with the services' own HTTP/1.1 response parser, strict as it is: a test
+/// whose server answers what the parser refuses fails, with the parser's reason.</summary>
 public static class RawHttp
 {
     /// <summary>Status 0 means the server closed the connection without answering.</summary>
@@ -29,8 +32,9 @@ public static class RawHttp
 
         var received = new MemoryStream();
         var buffer = new byte[8192];
+        var closed = false;
         using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(10));
-        while (true)
+        while (Read(received, closed: false, IsHead(head)).Complete == 0)
         {
             int n;
             try
@@ -39,31 +43,20 @@ public static class RawHttp
             }
             catch (SocketException ex) when (ex.SocketErrorCode == SocketError.ConnectionReset)
             {
+                closed = true;
                 break;
             }
 
             if (n == 0)
             {
+                closed = true;
                 break;
             }
 
             received.Write(buffer, 0, n);
-            if (IsComplete(received.ToArray()))
-            {
-                break;
-            }
         }
 
-        var text = Encoding.UTF8.GetString(received.ToArray());
-        if (text.Length < 12)
-        {
-            return (0, "", "");
-        }
-
-        var split = text.IndexOf("\r\n\r\n", StringComparison.Ordinal);
-        var headPart = split < 0 ? text : text[..split];
-        var status = int.Parse(headPart.AsSpan(9, 3), provider: System.Globalization.CultureInfo.InvariantCulture);
-        return (status, headPart, split < 0 ? "" : text[(split + 4)..]);
+        return Read(received, closed, IsHead(head)).Responses is [var first, ..] ? (first.Status, first.Head, first.Body) : (0, "", "");
     }
 
     /// <summary>
@@ -115,7 +108,7 @@ public static class RawHttp
             // Still open: the caller decides whether that is right.
         }
 
-        return new RawExchange(SplitResponses(Encoding.Latin1.GetString(received.ToArray())), closed);
+        return new RawExchange(Read(received, closed, IsHead(request)).Responses, closed);
     }
 
     /// <summary>Sends <paramref name="request"/> and closes with RST instead of FIN, as a crashing client does.</summary>
@@ -126,27 +119,6 @@ public static class RawHttp
         await socket.SendAsync(request);
         socket.LingerState = new LingerOption(true, 0);
         socket.Close();
-    }
-
-    /// <summary>Responses framed by Content-Length (or nothing after the head, as Kestrel's own error answers); a
-    /// truncated one is kept with what arrived.</summary>
-    private static List<RawResponse> SplitResponses(string text)
-    {
-        var responses = new List<RawResponse>();
-        while (text.Length >= 12 && text.StartsWith("HTTP/1.", StringComparison.Ordinal))
-        {
-            var split = text.IndexOf("\r\n\r\n", StringComparison.Ordinal);
-            var head = split < 0 ? text : text[..split];
-            var status = int.Parse(head.AsSpan(9, 3), provider: System.Globalization.CultureInfo.InvariantCulture);
-            var response = new RawResponse(status, head, "");
-            var rest = split < 0 ? "" : text[(split + 4)..];
-            var length = response.Header("Content-Length") is { } value ? int.Parse(value, System.Globalization.CultureInfo.InvariantCulture) : 0;
-            length = Math.Min(length, rest.Length);
-            responses.Add(response with { Body = rest[..length] });
-            text = rest[length..];
-        }
-
-        return responses;
     }
 
     /// <summary>
@@ -173,7 +145,7 @@ public static class RawHttp
         var halfClosed = false;
         using var idleTimeout = new CancellationTokenSource(idle);
         using var deadlineTimeout = new CancellationTokenSource(idle + deadline);
-        while (!IsComplete(received.ToArray()))
+        while (Read(received, closed: false, IsHead(request)).Complete == 0)
         {
             int n;
             try
@@ -190,7 +162,7 @@ public static class RawHttp
             }
             catch (OperationCanceledException)
             {
-                return (Status(received.ToArray()), true);
+                return (Status(received, request), true);
             }
             catch (SocketException ex) when (ex.SocketErrorCode is SocketError.ConnectionReset or SocketError.ConnectionAborted)
             {
@@ -205,62 +177,59 @@ public static class RawHttp
             received.Write(buffer, 0, n);
         }
 
-        return (Status(received.ToArray()), false);
+        return (Status(received, request), false);
     }
 
-    // The status of the first final response, skipping interim ones; 0 when there is none.
-    private static int Status(byte[] received)
-    {
-        var text = Encoding.Latin1.GetString(received);
-        var start = SkipInterim(text);
-        return start >= 0 && text.Length >= start + 12 && int.TryParse(text.AsSpan(start + 9, 3), System.Globalization.CultureInfo.InvariantCulture, out var status)
-            ? status
-            : 0;
-    }
+    // The status of the first final response, whole or not; 0 when none began.
+    private static int Status(MemoryStream received, byte[] request) =>
+        Read(received, closed: false, IsHead(request)).Responses is [var first, ..] ? first.Status : 0;
 
-    // Where the first final response starts: after every "HTTP/1.1 1xx ...\r\n\r\n"; -1 while an interim one is incomplete.
-    private static int SkipInterim(string text)
+    private static bool IsHead(ReadOnlySpan<byte> request) => request.StartsWith("HEAD "u8);
+
+    private static bool IsHead(string request) => request.StartsWith("HEAD ", StringComparison.Ordinal);
+
+    /// <summary>
+    /// The final responses in what the server sent, framed by the one HTTP/1.1 response parser the load generator and
+    /// the fast path use (interim 1xx ones skipped, chunked bodies decoded): each whole one, then one cut short (its head
+    /// whole) with what of its body arrived. <paramref name="closed"/>: the server closed the connection after these
+    /// bytes, which ends a body delimited by the close. An answer the parser refuses fails the test that got it.
+    /// </summary>
+    private static (List<RawResponse> Responses, int Complete) Read(MemoryStream received, bool closed, bool headRequest)
     {
-        var start = 0;
-        while (text.Length >= start + 12 && text[start + 9] == '1')
+        var parser = new HttpResponseParser(headRequest);
+        var body = new ArrayBufferWriter<byte>();
+        var responses = new List<RawResponse>();
+        var complete = 0;
+        string? head = null;
+        var rest = received.GetBuffer().AsSpan(0, (int)received.Length);
+        while (true)
         {
-            var end = text.IndexOf("\r\n\r\n", start, StringComparison.Ordinal);
-            if (end < 0)
+            var status = parser.Parse(rest, out var consumed, body);
+            if (status == ParseStatus.Head)
             {
-                return -1;
+                head = Encoding.Latin1.GetString(rest.Slice(consumed - parser.HeadLength, parser.HeadLength - 4));
             }
 
-            start = end + 4;
-        }
-
-        return start;
-    }
-
-    private static bool IsComplete(byte[] received)
-    {
-        var text = Encoding.Latin1.GetString(received);
-        var start = SkipInterim(text);
-        var split = start < 0 ? -1 : text.IndexOf("\r\n\r\n", start, StringComparison.Ordinal);
-        if (split < 0)
-        {
-            return false;
-        }
-
-        var bodyLength = text.Length - (split + 4);
-        foreach (var line in text[start..split].Split("\r\n"))
-        {
-            if (line.StartsWith("Content-Length:", StringComparison.OrdinalIgnoreCase))
+            rest = rest[consumed..];
+            if (status == ParseStatus.Error)
             {
-                return bodyLength >= int.Parse(line.AsSpan(15).Trim(), provider: System.Globalization.CultureInfo.InvariantCulture);
+                throw new InvalidDataException($"The server's answer is not HTTP/1.1 the parser can frame: {parser.Error}. Received: " +
+                    Encoding.Latin1.GetString(received.GetBuffer(), 0, (int)received.Length));
             }
 
-            if (line.StartsWith("Transfer-Encoding:", StringComparison.OrdinalIgnoreCase) && line.Contains("chunked", StringComparison.OrdinalIgnoreCase))
+            var whole = status == ParseStatus.Complete || (status == ParseStatus.NeedMore && closed && parser.CompleteAtEndOfStream());
+            if (head is not null && (whole || status == ParseStatus.NeedMore))
             {
-                return text.EndsWith("0\r\n\r\n", StringComparison.Ordinal);
+                responses.Add(new RawResponse(parser.Head.StatusCode, head, Encoding.UTF8.GetString(body.WrittenSpan)));
+                complete += whole ? 1 : 0;
+                head = null;
+                body.ResetWrittenCount();
+            }
+
+            if (status == ParseStatus.NeedMore)
+            {
+                return (responses, complete);
             }
         }
-
-        // No framing header: the body ends with the connection (or there is none, as on a 1xx-free 204/304).
-        return false;
     }
 }

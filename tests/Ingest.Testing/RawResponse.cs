@@ -1,6 +1,7 @@
 namespace Ingest.Testing;
 
-/// <summary>One HTTP/1.1 response as it came off the wire: status, raw head (status line and headers) and body text.</summary>
+/// <summary>One HTTP/1.1 response as it came off the wire: status, raw head (status line and headers) and body text
+/// (chunked framing removed).</summary>
 public sealed record RawResponse(int Status, string Head, string Body)
 {
     /// <summary>The value of the first header named <paramref name="name"/> (case-insensitive), or null.</summary>

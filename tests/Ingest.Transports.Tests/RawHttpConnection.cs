@@ -1,7 +1,8 @@
-using System.Globalization;
+using System.Buffers;
 using System.Net;
 using System.Net.Sockets;
 using System.Text;
+using Ingest.Wire.Http1;
 
 namespace Ingest.Transports.Tests;
 
@@ -11,7 +12,8 @@ namespace Ingest.Transports.Tests;
 /// </summary>
 public sealed class RawHttpConnection : IAsyncDisposable
 {
-    private readonly byte[] _buffer = new byte[64 * 1024];
+    private readonly byte[] _buffer = new byte[HttpResponseParser.MaxHeadBytes];
+    private readonly HttpResponseParser _parser = new();
     private int _start;
     private int _end;
 
@@ -49,44 +51,34 @@ public sealed class RawHttpConnection : IAsyncDisposable
         }
     }
 
-    /// <summary>Reads one response; null when the server closed the connection before sending one.</summary>
+    /// <summary>Reads one response, framed by the services' own HTTP/1.1 response parser; null when the server closed the
+    /// connection before sending one.</summary>
     public async Task<RawHttpResponse?> ReadResponseAsync(CancellationToken cancellationToken)
     {
-        int headEnd;
-        while ((headEnd = IndexOfHeadEnd()) < 0)
+        var body = new ArrayBufferWriter<byte>();
+        var started = false;
+        while (true)
         {
-            if (!await FillAsync(cancellationToken))
+            var status = _parser.Parse(_buffer.AsSpan(_start, _end - _start), out var consumed, body);
+            _start += consumed;
+            started |= status == ParseStatus.Head;
+            switch (status)
             {
-                return null;
+                case ParseStatus.Complete:
+                    return new RawHttpResponse(_parser.Head.StatusCode, body.WrittenSpan.ToArray());
+                case ParseStatus.Error:
+                    throw new InvalidDataException($"The server's answer is not HTTP/1.1 the parser can frame: {_parser.Error}.");
+                case ParseStatus.NeedMore:
+                    if (!await FillAsync(cancellationToken))
+                    {
+                        return _parser.CompleteAtEndOfStream() ? new RawHttpResponse(_parser.Head.StatusCode, body.WrittenSpan.ToArray())
+                            : started ? throw new IOException($"The server closed the connection after {body.WrittenCount} bytes of a response's body.")
+                            : null;
+                    }
+
+                    break;
             }
         }
-
-        var head = Encoding.ASCII.GetString(_buffer, _start, headEnd - _start);
-        _start = headEnd + 4;
-        var lines = head.Split("\r\n");
-        var status = int.Parse(lines[0].Split(' ')[1], CultureInfo.InvariantCulture);
-        var headers = new Dictionary<string, string>(StringComparer.OrdinalIgnoreCase);
-        foreach (var line in lines.Skip(1))
-        {
-            var colon = line.IndexOf(':', StringComparison.Ordinal);
-            headers[line[..colon].Trim()] = line[(colon + 1)..].Trim();
-        }
-
-        byte[] body;
-        if (headers.TryGetValue("Content-Length", out var length))
-        {
-            body = await ReadExactlyAsync(int.Parse(length, CultureInfo.InvariantCulture), cancellationToken);
-        }
-        else if (headers.TryGetValue("Transfer-Encoding", out var encoding) && encoding.Contains("chunked", StringComparison.OrdinalIgnoreCase))
-        {
-            body = await ReadChunkedAsync(cancellationToken);
-        }
-        else
-        {
-            body = await ReadToEndAsync(cancellationToken);
-        }
-
-        return new RawHttpResponse(status, headers, body);
     }
 
     /// <summary>Everything until the server closes its side.</summary>
@@ -115,73 +107,6 @@ public sealed class RawHttpConnection : IAsyncDisposable
     {
         Socket.Dispose();
         return ValueTask.CompletedTask;
-    }
-
-    private async Task<byte[]> ReadExactlyAsync(int count, CancellationToken cancellationToken)
-    {
-        var body = new byte[count];
-        var copied = 0;
-        while (copied < count)
-        {
-            if (_start == _end && !await FillAsync(cancellationToken))
-            {
-                throw new IOException($"The server closed the connection after {copied} of {count} body bytes.");
-            }
-
-            var take = Math.Min(count - copied, _end - _start);
-            Buffer.BlockCopy(_buffer, _start, body, copied, take);
-            _start += take;
-            copied += take;
-        }
-
-        return body;
-    }
-
-    private async Task<byte[]> ReadChunkedAsync(CancellationToken cancellationToken)
-    {
-        using var body = new MemoryStream();
-        while (true)
-        {
-            var sizeLine = await ReadLineAsync(cancellationToken);
-            var size = int.Parse(sizeLine.Split(';')[0], NumberStyles.HexNumber, CultureInfo.InvariantCulture);
-            if (size == 0)
-            {
-                // Trailers, if any, end with an empty line.
-                while ((await ReadLineAsync(cancellationToken)).Length != 0)
-                {
-                }
-
-                return body.ToArray();
-            }
-
-            body.Write(await ReadExactlyAsync(size, cancellationToken));
-            _ = await ReadLineAsync(cancellationToken);
-        }
-    }
-
-    private async Task<string> ReadLineAsync(CancellationToken cancellationToken)
-    {
-        while (true)
-        {
-            var index = _buffer.AsSpan(_start, _end - _start).IndexOf("\r\n"u8);
-            if (index >= 0)
-            {
-                var line = Encoding.ASCII.GetString(_buffer, _start, index);
-                _start += index + 2;
-                return line;
-            }
-
-            if (!await FillAsync(cancellationToken))
-            {
-                throw new IOException("The server closed the connection in the middle of a chunked body.");
-            }
-        }
-    }
-
-    private int IndexOfHeadEnd()
-    {
-        var index = _buffer.AsSpan(_start, _end - _start).IndexOf("\r\n\r\n"u8);
-        return index < 0 ? -1 : _start + index;
     }
 
     private async Task<bool> FillAsync(CancellationToken cancellationToken)

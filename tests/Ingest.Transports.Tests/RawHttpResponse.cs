@@ -2,7 +2,7 @@ using System.Text;
 
 namespace Ingest.Transports.Tests;
 
-public sealed record RawHttpResponse(int Status, IReadOnlyDictionary<string, string> Headers, byte[] Body)
+public sealed record RawHttpResponse(int Status, byte[] Body)
 {
     public string BodyText => Encoding.UTF8.GetString(Body);
 }

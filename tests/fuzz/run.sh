@@ -6,8 +6,8 @@
 #   bash tests/fuzz/run.sh http [--seconds N]             the HTTP-level fuzz of the running services (HttpFuzzTests),
 #                                                        N seconds per transport, a new seed unless INGEST_HTTP_FUZZ_SEED
 #
-# Installs afl++ (Debian) when missing, publishes tests/fuzz/Ingest.Fuzz, instruments Ingest.Core and Ingest.LoadGen
-# with the SharpFuzz CLI (the local tool pinned in tests/fuzz/dotnet-tools.json), runs afl-fuzz on each target from
+# Installs afl++ (Debian) when missing, publishes tests/fuzz/Ingest.Fuzz, instruments Ingest.Core, Ingest.LoadGen and
+# Ingest.Wire with the SharpFuzz CLI (the local tool pinned in tests/fuzz/dotnet-tools.json), runs afl-fuzz on each target from
 # its seed corpus (Seeds/<target>) for N seconds, prints each target's executions and coverage from AFL's
 # fuzzer_stats, and replays every crash and hang on an uninstrumented build so its exception is printed.
 # Findings stay in results/fuzz/<target>/ (ignored by git). Exits 1 when a target found a crash or a hang.
@@ -66,7 +66,7 @@ main() {
     rm -rf "$out/bin"
     dotnet publish "$project" -c Release -o "$out/bin" --nologo -v quiet -tl:off >/dev/null
     (cd tests/fuzz && dotnet tool restore >/dev/null)
-    for assembly in Ingest.Core Ingest.LoadGen; do
+    for assembly in Ingest.Core Ingest.LoadGen Ingest.Wire; do
         # Only our own parsers feed coverage back; System.Text.Json and Newtonsoft.Json run uninstrumented.
         (cd tests/fuzz && dotnet sharpfuzz "$root/$out/bin/$assembly.dll" >/dev/null)
     done

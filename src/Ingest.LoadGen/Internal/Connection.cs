@@ -1,4 +1,5 @@
 using System.Net.Sockets;
+using Ingest.Wire.Http1;
 
 namespace Ingest.LoadGen.Internal;
 
@@ -9,8 +10,8 @@ namespace Ingest.LoadGen.Internal;
 /// </summary>
 internal sealed class Connection
 {
-    /// <summary>Holds the largest response head accepted; bodies stream through it.</summary>
-    public const int ReceiveBufferSize = 16 * 1024;
+    /// <summary>Holds the largest response head the parser accepts; bodies stream through it.</summary>
+    public const int ReceiveBufferSize = HttpResponseParser.MaxHeadBytes;
 
     private readonly long[] _due;
     private readonly long[] _sent;

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Net.Sockets;
 using Ingest.LoadGen.Internal.Native;
+using Ingest.Wire.Http1;
 using Ingest.Wire.Linux;
 
 namespace Ingest.LoadGen.Internal;
@@ -461,8 +462,13 @@ internal sealed class Worker
                 return;
             }
 
-            Complete(connection, parser.StatusCode, now);
-            if (!parser.KeepAlive)
+            if (status == ParseStatus.Head)
+            {
+                continue; // its body, if any, is skipped by the next call
+            }
+
+            Complete(connection, parser.Head.StatusCode, now);
+            if (!parser.Head.KeepAlive)
             {
                 serverCloses = true;
                 break;
@@ -543,7 +549,7 @@ internal sealed class Worker
     {
         if (connection.Parser.CompleteAtEndOfStream() && connection.InFlight > 0)
         {
-            Complete(connection, connection.Parser.StatusCode, now); // a body delimited by the close
+            Complete(connection, connection.Parser.Head.StatusCode, now); // a body delimited by the close
             ClosedByServer(connection, now);
         }
         else if (connection.InFlight == 0 && connection.BufferEnd == connection.BufferStart)

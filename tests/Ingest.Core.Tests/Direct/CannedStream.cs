@@ -34,9 +34,20 @@ internal sealed class CannedStream(params string[] answers) : Stream
 
     public override long Position { get => throw new NotSupportedException(); set => throw new NotSupportedException(); }
 
+    /// <summary>Every request is answered with the last answer again, and not kept: the stream then allocates nothing
+    /// per exchange, so a test can count what the client allocates.</summary>
+    public bool RepeatsLastAnswer { get; init; }
+
     public override ValueTask WriteAsync(ReadOnlyMemory<byte> buffer, CancellationToken cancellationToken = default)
     {
         ObjectDisposedException.ThrowIf(Disposed, this);
+        if (RepeatsLastAnswer)
+        {
+            _pending = _answers.TryDequeue(out var next) ? next : _pending;
+            _offset = 0;
+            return ValueTask.CompletedTask;
+        }
+
         Requests.Add(Encoding.ASCII.GetString(buffer.Span));
         if (_offset == _pending.Length && _answers.TryDequeue(out var answer))
         {

@@ -2,14 +2,16 @@ using System.Buffers;
 using System.Buffers.Text;
 using System.Runtime.CompilerServices;
 using Ingest.Core.Threading;
+using Ingest.Wire.Http1;
 
 namespace Ingest.Core.Forwarding.Direct;
 
 /// <summary>
 /// One keep-alive HTTP/1.1 connection to a back-end, for <see cref="ClientStrategy.LoopDirect"/>: a request is written
 /// whole in one write (head and body), and the answer read into the connection's own buffer, of which the forwarder
-/// needs only the status and a 503's Retry-After; the body is framed (Content-Length, chunked, or up to the close)
-/// and skipped. One exchange at a time, no pipelining. Any answer it cannot frame with certainty fails the exchange
+/// needs only the status and a 503's Retry-After; the body is framed (Content-Length, chunked, or up to the close) and
+/// skipped by the one HTTP/1.1 response parser (<see cref="HttpResponseParser"/>, one per connection: framing allocates
+/// nothing). One exchange at a time, no pipelining. Any answer the parser cannot frame with certainty fails the exchange
 /// with <see cref="HttpRequestError.InvalidResponse"/> and the connection is not used again.
 /// </summary>
 /// <remarks>
@@ -21,16 +23,12 @@ namespace Ingest.Core.Forwarding.Direct;
 /// </remarks>
 internal sealed class DirectConnection(Stream stream) : IAsyncDisposable, IBufferWriter<byte>
 {
-    /// <summary>The most a response's status line and headers may take, as SocketsHttpHandler's default (64 KB).</summary>
-    internal const int MaxHeaderBytes = 64 * 1024;
-
-    private const int MaxChunkLineBytes = 4 * 1024;
-
     // "\r\nContent-Length: ", at most 10 digits, "\r\n\r\n": what follows the key before the body.
     private const int LengthLineBytes = 18;
     private const int MaxLengthDigits = 10;
 
     private readonly CancellationTokenSource _abort = new();
+    private readonly HttpResponseParser _parser = new();
     private byte[] _write = new byte[2048];
     private int _written;
     private byte[] _read = new byte[1024];
@@ -65,6 +63,7 @@ internal sealed class DirectConnection(Stream stream) : IAsyncDisposable, IBuffe
         Reusable = false;
         _received = false;
         _start = _end = 0;
+        _parser.Reset();
         var (offset, length) = WriteRequest(head.Span, payload);
         var cancellationToken = _abort.Token;
         try
@@ -184,173 +183,59 @@ internal sealed class DirectConnection(Stream stream) : IAsyncDisposable, IBuffe
     [AsyncMethodBuilder(typeof(PooledAsyncMethodBuilder<>))]
     private async ValueTask<BackEndReply> ReadResponseAsync(CancellationToken cancellationToken)
     {
-        while (true)
+        BackEndReply reply;
+        while (!TryReadWhole(out reply))
         {
-            int headerEnd;
-            while ((headerEnd = _read.AsSpan(_start, _end - _start).IndexOf("\r\n\r\n"u8)) < 0)
+            if (!await TryFillAsync(cancellationToken))
             {
-                if (_end - _start >= MaxHeaderBytes)
+                if (!_parser.CompleteAtEndOfStream())
                 {
-                    throw Invalid($"its headers exceed {MaxHeaderBytes} bytes");
+                    throw !_received && Exchanges > 0
+                        ? new StaleConnectionException(null)
+                        : new HttpRequestException(HttpRequestError.ResponseEnded, "The back-end closed the connection before its answer was complete.");
                 }
 
-                await FillAsync(MaxHeaderBytes, cancellationToken);
+                // A body delimited by the close: the answer is whole, and the connection gone.
+                return Reply();
             }
-
-            var head = ResponseHead.Parse(_read.AsSpan(_start, headerEnd + 2));
-            _start += headerEnd + 4;
-            if (head.Status < 200)
-            {
-                // An interim answer (100 Continue, 103 Early Hints): the final one follows on the same connection.
-                if (head.Status == 101)
-                {
-                    throw Invalid("it switched protocols");
-                }
-
-                continue;
-            }
-
-            var untilClose = false;
-            if (head.Status is 204 or 304)
-            {
-                // No body, whatever the headers say.
-            }
-            else if (head.Chunked)
-            {
-                await SkipChunkedAsync(cancellationToken);
-            }
-            else if (head.ContentLength >= 0)
-            {
-                await SkipAsync(head.ContentLength, cancellationToken);
-            }
-            else
-            {
-                untilClose = true;
-                while (await TryFillAsync(cancellationToken))
-                {
-                    _start = _end;
-                }
-            }
-
-            // Bytes beyond the answer are nothing this client asked for: the connection's framing can no longer be trusted.
-            Reusable = head.KeepAlive && !untilClose && _start == _end;
-            return new BackEndReply(head.Status, head.RetryAfterSeconds);
         }
+
+        return reply;
     }
 
-    /// <summary>The answer, if the buffer holds all of it and it is the common kind: a final status with a
-    /// Content-Length body (or none). Anything else is left to <see cref="ReadResponseAsync"/>, from the same bytes.</summary>
+    /// <summary>Frames what the buffer holds: true with the reply once the answer is whole, false while more must be
+    /// read; interim answers are skipped, and an answer it cannot frame with certainty fails the exchange.</summary>
     private bool TryReadWhole(out BackEndReply reply)
     {
         reply = default;
-        var buffered = _read.AsSpan(_start, _end - _start);
-        var headerEnd = buffered.IndexOf("\r\n\r\n"u8);
-        if (headerEnd < 0)
+        while (true)
         {
-            return false;
+            var status = _parser.Parse(_read.AsSpan(_start, _end - _start), out var consumed);
+            _start += consumed;
+            switch (status)
+            {
+                case ParseStatus.Complete:
+                    reply = Reply();
+                    return true;
+                case ParseStatus.Error:
+                    throw Invalid(_parser.Error!);
+                case ParseStatus.NeedMore:
+                    return false;
+            }
         }
+    }
 
-        var head = ResponseHead.Parse(buffered[..(headerEnd + 2)]);
-        long bodyLength = head.Status is 204 or 304 ? 0 : head.ContentLength;
-        if (head.Status < 200 || head.Chunked || bodyLength < 0 || buffered.Length - headerEnd - 4 < bodyLength)
-        {
-            return false;
-        }
+    private BackEndReply Reply()
+    {
+        var head = _parser.Head;
 
-        _start += headerEnd + 4 + (int)bodyLength;
+        // Bytes beyond the answer are nothing this client asked for: the connection's framing can no longer be trusted.
         Reusable = head.KeepAlive && _start == _end;
-        reply = new BackEndReply(head.Status, head.RetryAfterSeconds);
-        return true;
-    }
-
-    private async ValueTask SkipAsync(long count, CancellationToken cancellationToken)
-    {
-        while (true)
-        {
-            var buffered = _end - _start;
-            if (buffered >= count)
-            {
-                _start += (int)count;
-                return;
-            }
-
-            count -= buffered;
-            _start = _end;
-            await FillAsync(int.MaxValue, cancellationToken);
-        }
-    }
-
-    private async ValueTask SkipChunkedAsync(CancellationToken cancellationToken)
-    {
-        while (true)
-        {
-            var size = ChunkSize(await ReadLineAsync(cancellationToken));
-            if (size == 0)
-            {
-                // Trailer fields, if any, up to the empty line.
-                while (await ReadLineAsync(cancellationToken) > 0)
-                {
-                }
-
-                return;
-            }
-
-            await SkipAsync(size, cancellationToken);
-            if (await ReadLineAsync(cancellationToken) != 0)
-            {
-                throw Invalid("a chunk did not end with CRLF");
-            }
-        }
-    }
-
-    /// <summary>Reads up to the next CRLF; leaves the line's bytes at <c>_start - length - 2</c> and returns its length.</summary>
-    private async ValueTask<int> ReadLineAsync(CancellationToken cancellationToken)
-    {
-        int end;
-        while ((end = _read.AsSpan(_start, _end - _start).IndexOf("\r\n"u8)) < 0)
-        {
-            if (_end - _start >= MaxChunkLineBytes)
-            {
-                throw Invalid("a chunk line is too long");
-            }
-
-            await FillAsync(MaxChunkLineBytes, cancellationToken);
-        }
-
-        _start += end + 2;
-        return end;
-    }
-
-    private long ChunkSize(int lineLength)
-    {
-        var line = _read.AsSpan(_start - lineLength - 2, lineLength);
-        var extension = line.IndexOf((byte)';');
-        if (extension >= 0)
-        {
-            line = line[..extension];
-        }
-
-        line = line.TrimEnd(" \t"u8);
-        if (line.Length is 0 or > 15 || !Utf8Parser.TryParse(line, out long size, out var consumed, 'x') || consumed != line.Length)
-        {
-            throw Invalid("a chunk size is not hexadecimal");
-        }
-
-        return size;
-    }
-
-    private async ValueTask FillAsync(int limit, CancellationToken cancellationToken)
-    {
-        if (!await TryFillAsync(cancellationToken, limit))
-        {
-            throw !_received && Exchanges > 0
-                ? new StaleConnectionException(null)
-                : new HttpRequestException(HttpRequestError.ResponseEnded, "The back-end closed the connection before its answer was complete.");
-        }
+        return new BackEndReply(head.StatusCode, head.RetryAfterSeconds);
     }
 
     /// <summary>Reads more into the buffer, keeping the unread bytes; false at the end of the stream.</summary>
-    private async ValueTask<bool> TryFillAsync(CancellationToken cancellationToken, int limit = int.MaxValue)
+    private async ValueTask<bool> TryFillAsync(CancellationToken cancellationToken)
     {
         if (_start == _end)
         {
@@ -363,9 +248,11 @@ internal sealed class DirectConnection(Stream stream) : IAsyncDisposable, IBuffe
             _start = 0;
         }
 
+        // Full of one unfinished head or line: the parser refuses those before they outgrow its limit, so the buffer grows
+        // to that at most, once per connection.
         if (_end == _read.Length)
         {
-            Array.Resize(ref _read, (int)Math.Min((long)_read.Length * 2, Math.Max(limit, _read.Length)));
+            Array.Resize(ref _read, Math.Min(_read.Length * 2, HttpResponseParser.MaxHeadBytes));
         }
 
         return Took(await stream.ReadAsync(_read.AsMemory(_end), cancellationToken));
