@@ -34,6 +34,7 @@ internal static unsafe partial class LinuxSockets
     private const int MsgNoSignal = 0x4000;
     private const int SolSocket = 1;
     private const int SoError = 4;
+    private const int ShutWrite = 1;
 
     public static readonly int EpollEventSize = RuntimeInformation.ProcessArchitecture == Architecture.X64 ? 12 : 16;
 
@@ -141,6 +142,9 @@ internal static unsafe partial class LinuxSockets
         }
     }
 
+    /// <summary>shutdown(SHUT_WR): the peer reads the end of the stream; 0, or minus the errno.</summary>
+    public static int ShutdownSend(int fd) => shutdown(fd, ShutWrite) == 0 ? 0 : -Marshal.GetLastPInvokeError();
+
     public static void Close(int fd) => _ = close(fd);
 
     private static void Control(int epollFd, int operation, int fd, uint events, ulong data)
@@ -189,6 +193,9 @@ internal static unsafe partial class LinuxSockets
 
     [LibraryImport("libc", SetLastError = true)]
     private static partial nint send(int fd, byte* buffer, nint length, int flags);
+
+    [LibraryImport("libc", SetLastError = true)]
+    private static partial int shutdown(int fd, int how);
 
     [LibraryImport("libc", SetLastError = true)]
     private static partial nint recv(int fd, byte* buffer, nint length, int flags);
