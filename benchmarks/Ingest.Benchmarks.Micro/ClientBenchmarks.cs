@@ -32,7 +32,7 @@ public class ClientBenchmarks
         _backEnd = BackEndProcess.Start([new("Sinks:Default", "Null")]);
         var settings = new FlowConfiguration(Strategy: Strategy).FrontEnd([_backEnd.Address]);
         _frontEnd = await ServiceHost.StartAsync(ServiceRole.FrontEnd, settings);
-        _clients = _frontEnd.Get<IBackEndClientSource>();
+        _clients = ((HttpClientSender)_frontEnd.Get<IBackEndSender>()).Clients;
         _forwarder = _frontEnd.Get<BackEndForwarder>();
         var serializer = _frontEnd.Get<IIngestSerializer>();
         var document = serializer.ReadDocument(System.Text.Encoding.UTF8.GetBytes(Core.Samples.SamplePayloads.Classic));

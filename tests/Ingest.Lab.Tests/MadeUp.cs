@@ -1,3 +1,4 @@
+using Ingest.Lab.Catalogue;
 using Ingest.Lab.Results;
 using Ingest.Lab.Running;
 using Ingest.LoadGen;
@@ -28,6 +29,32 @@ internal static class MadeUp
             Loss = loss,
         };
     }
+
+    /// <summary>A run of <paramref name="scenarios"/> on a made-up machine, as summary.md and report.html are written from.</summary>
+    public static RunReport Report(IReadOnlyList<ScenarioResult> scenarios) => new()
+    {
+        RunId = "20261128-000000",
+        StartedAt = DateTimeOffset.UnixEpoch,
+        Command = "Ingest.Lab",
+        Machine = new MachineInfo
+        {
+            Host = "test",
+            CpuModel = "a CPU",
+            Cores = 2,
+            MemoryBytes = 1L << 30,
+            Kernel = "6.1",
+            Os = "Linux",
+            DotNet = ".NET 10",
+            DotNetSdk = null,
+            Go = null,
+            Wrk = null,
+            Nginx = null,
+            Caddy = null,
+            LoadAverage = 0,
+        },
+        Settings = new RunSettings([ScenarioCatalogue.HeadlineSet], 2, 3, 20, 3, "not pinned", false, "one machine", Rounds: 2),
+        Scenarios = scenarios,
+    };
 
     private static LoadRun Run(double rps) => new()
     {

@@ -28,7 +28,7 @@ public sealed class ReportBrowserTests
             Row("go-fasthttp-c300", "GoFastHttp", 300, 29_000, 27_000, 30_000, 28_500),
         ];
         var file = Path.Combine(Directory.CreateTempSubdirectory("ingest-report-").FullName, "report.html");
-        await File.WriteAllTextAsync(file, HtmlReport.Write(Report(scenarios)));
+        await File.WriteAllTextAsync(file, HtmlReport.Write(MadeUp.Report(scenarios)));
 
         using var playwright = await Playwright.CreateAsync();
         await using var browser = await playwright.Chromium.LaunchAsync(new() { ExecutablePath = Chromium.Path, Headless = true, Args = Chromium.Arguments });
@@ -62,29 +62,4 @@ public sealed class ReportBrowserTests
 
     private static ScenarioResult Row(string name, string frontEnd, int connections, params double[] rps) =>
         MadeUp.Result(ScenarioCatalogue.HeadlineSet, name, frontEnd, connections, ScenarioStatus.Passed, Nothing, rps);
-
-    private static RunReport Report(IReadOnlyList<ScenarioResult> scenarios) => new()
-    {
-        RunId = "20261128-000000",
-        StartedAt = DateTimeOffset.UnixEpoch,
-        Command = "Ingest.Lab",
-        Machine = new MachineInfo
-        {
-            Host = "test",
-            CpuModel = "a CPU",
-            Cores = 2,
-            MemoryBytes = 1L << 30,
-            Kernel = "6.1",
-            Os = "Linux",
-            DotNet = ".NET 10",
-            DotNetSdk = null,
-            Go = null,
-            Wrk = null,
-            Nginx = null,
-            Caddy = null,
-            LoadAverage = 0,
-        },
-        Settings = new RunSettings([ScenarioCatalogue.HeadlineSet], 2, 3, 20, 3, "not pinned", false, "one machine", Rounds: 2),
-        Scenarios = scenarios,
-    };
 }

@@ -57,8 +57,10 @@ internal sealed record ProcessSummary(Spread CpuCores, Spread PeakResidentBytes,
     Spread? KernelShare = null, Spread? ContextSwitchesPerRequest = null);
 
 /// <summary>A .NET service's collector over the repeats (<see cref="GcUsage"/>): bytes allocated a request, the share
-/// of the time paused, and collections of each generation per 1,000 requests.</summary>
-internal sealed record GcSummary(Spread AllocatedBytesPerRequest, Spread PauseShare, Spread Gen0PerThousandRequests, Spread Gen1PerThousandRequests, Spread Gen2PerThousandRequests)
+/// of the time paused, collections of each generation per 1,000 requests, and exceptions a second (null when no repeat
+/// read them).</summary>
+internal sealed record GcSummary(Spread AllocatedBytesPerRequest, Spread PauseShare, Spread Gen0PerThousandRequests, Spread Gen1PerThousandRequests, Spread Gen2PerThousandRequests,
+    Spread? ExceptionsPerSecond = null)
 {
     /// <summary>The repeats that have figures, each with the responses it served; null when none has.</summary>
     public static GcSummary? Of(IReadOnlyList<(GcUsage Gc, long Requests)> repeats) =>
@@ -69,5 +71,8 @@ internal sealed record GcSummary(Spread AllocatedBytesPerRequest, Spread PauseSh
                 Spread.Of([.. repeats.Select(r => r.Gc.PauseShare)]),
                 Spread.Of([.. repeats.Select(r => r.Gc.Gen0Collections * 1000 / r.Requests)]),
                 Spread.Of([.. repeats.Select(r => r.Gc.Gen1Collections * 1000 / r.Requests)]),
-                Spread.Of([.. repeats.Select(r => r.Gc.Gen2Collections * 1000 / r.Requests)]));
+                Spread.Of([.. repeats.Select(r => r.Gc.Gen2Collections * 1000 / r.Requests)]),
+                repeats.Any(r => r.Gc.ExceptionsPerSecond is not null)
+                    ? Spread.Of([.. repeats.Where(r => r.Gc.ExceptionsPerSecond is not null).Select(r => r.Gc.ExceptionsPerSecond!.Value)])
+                    : null);
 }

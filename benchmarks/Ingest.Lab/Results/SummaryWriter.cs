@@ -147,14 +147,14 @@ internal static class SummaryWriter
             return;
         }
 
-        md.AppendLine("Each .NET service's work a request, from its runtime's counters read before and after every repeat (the GC's figures are counts of the service's own work and do not drift with the machine the way RPS and CPU do; a GC setting's cost in throughput is mostly its pauses):");
+        md.AppendLine("Each .NET service's work a request, from its runtime's counters read before and after every repeat (the GC's figures are counts of the service's own work and do not drift with the machine the way RPS and CPU do; a GC setting's cost in throughput is mostly its pauses; exceptions/s counts every exception thrown, caught or not, which a steady load should not raise):");
         md.AppendLine();
-        md.AppendLine("| scenario | service | CPU a request | allocated a request | GC pauses (share of the time) | collections per 1,000 requests: gen0 / gen1 / gen2 |");
-        md.AppendLine("|---|---|---|---|---|---|");
+        md.AppendLine("| scenario | service | CPU a request | allocated a request | GC pauses (share of the time) | exceptions/s | collections per 1,000 requests: gen0 / gen1 / gen2 |");
+        md.AppendLine("|---|---|---|---|---|---|---|");
         foreach (var (r, service, process, gc) in rows)
         {
             md.AppendLine(CultureInfo.InvariantCulture,
-                $"| {r.Name} | {service} | {Format.Micros(process.CpuCores.Median / r.Summary!.RequestsPerSecond.Median)} | {Format.Spreading(gc.AllocatedBytesPerRequest, Format.Bytes)} | {Format.Spreading(gc.PauseShare, Format.Share)} | {Format.Count(gc.Gen0PerThousandRequests.Median)} / {Format.Count(gc.Gen1PerThousandRequests.Median)} / {Format.Count(gc.Gen2PerThousandRequests.Median)} |");
+                $"| {r.Name} | {service} | {Format.Micros(process.CpuCores.Median / r.Summary!.RequestsPerSecond.Median)} | {Format.Spreading(gc.AllocatedBytesPerRequest, Format.Bytes)} | {Format.Spreading(gc.PauseShare, Format.Share)} | {(gc.ExceptionsPerSecond is { } thrown ? Format.Spreading(thrown, Format.Count) : "-")} | {Format.Count(gc.Gen0PerThousandRequests.Median)} / {Format.Count(gc.Gen1PerThousandRequests.Median)} / {Format.Count(gc.Gen2PerThousandRequests.Median)} |");
         }
 
         md.AppendLine();

@@ -5,7 +5,7 @@ namespace Ingest.Lab.Running;
 /// and just after the phase (<see cref="RuntimeCounters"/>). Unlike throughput and CPU a request, which move together
 /// by 10–20% between neighbouring runs on a shared machine, these are counts of the service's own work: the bytes it
 /// allocates a request and the share of the phase it spent stopped for collections are what a GC setting trades
-/// against memory, and they do not drift with the machine.
+/// against memory, and they do not drift with the machine. Beside them, the exceptions it threw.
 /// </summary>
 internal sealed record GcUsage
 {
@@ -21,6 +21,11 @@ internal sealed record GcUsage
     public required double Gen1Collections { get; init; }
 
     public required double Gen2Collections { get; init; }
+
+    /// <summary>Exceptions the service threw a second during the phase, first-chance, caught or not: none in a steady
+    /// state, where every one is a cost (a stack walk) and usually a sign that a normal outcome is reported by throwing.
+    /// Null when a reading lacks the counter (results written before it was read).</summary>
+    public double? ExceptionsPerSecond { get; init; }
 
     /// <summary>The figures between two readings of the service's counters around a phase of
     /// <paramref name="seconds"/> that served <paramref name="requests"/>; null when either reading lacks them (the
@@ -43,6 +48,7 @@ internal sealed record GcUsage
             Gen0Collections = all1 - all0 - gen1 - gen2,
             Gen1Collections = gen1,
             Gen2Collections = gen2,
+            ExceptionsPerSecond = after.Exceptions - before.Exceptions is { } thrown ? thrown / seconds : null,
         };
     }
 }

@@ -27,6 +27,10 @@ public sealed class BatchingForwarder : IEventForwarder, IAsyncDisposable
     private readonly IngestMetrics? _metrics;
     private int _queued;
 
+    /// <summary>A wait for the queue that a batch's window outlasted: still pending, and the next wait for the queue
+    /// (the loop reads alone, so it is the same wait).</summary>
+    private Task<bool>? _leftover;
+
     public BatchingForwarder(IEventForwarder inner, IOptions<ForwardingOptions> options, IngestMetrics? metrics = null)
     {
         _metrics = metrics;
@@ -72,7 +76,7 @@ public sealed class BatchingForwarder : IEventForwarder, IAsyncDisposable
     private async Task RunAsync()
     {
         var reader = _queue.Reader;
-        while (await reader.WaitToReadAsync())
+        while (await WaitToReadAsync(reader))
         {
             var batch = new List<Pending>();
             var events = new List<IngestEvent>();
@@ -109,19 +113,33 @@ public sealed class BatchingForwarder : IEventForwarder, IAsyncDisposable
                 return;
             }
 
-            using var wait = new CancellationTokenSource(remaining);
-            try
+            // The window closes by a timer racing the queue, not by cancelling the wait: a cancelled wait ends in an
+            // OperationCanceledException, and windows close all the time under a steady load.
+            var queued = _leftover ?? reader.WaitToReadAsync().AsTask();
+            _leftover = null;
+            if (!queued.IsCompleted && await Task.WhenAny(queued, Task.Delay(remaining)) != queued)
             {
-                if (!await reader.WaitToReadAsync(wait.Token))
-                {
-                    return;
-                }
+                _leftover = queued;
+                return;
             }
-            catch (OperationCanceledException)
+
+            if (!await queued)
             {
                 return;
             }
         }
+    }
+
+    /// <summary>The queue's next wait: the one a window left pending, else a new one.</summary>
+    private ValueTask<bool> WaitToReadAsync(ChannelReader<Pending> reader)
+    {
+        if (_leftover is { } leftover)
+        {
+            _leftover = null;
+            return new ValueTask<bool>(leftover);
+        }
+
+        return reader.WaitToReadAsync();
     }
 
     private async Task SendAsync(List<Pending> batch, List<IngestEvent> events)

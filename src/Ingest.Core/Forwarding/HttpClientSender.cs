@@ -18,6 +18,9 @@ internal sealed class HttpClientSender(IBackEndClientSource clients, BackEndResi
     private readonly IReadOnlyList<Uri> _targets = resilience.Targets;
     private readonly Version _version = options.Protocol == BackEndProtocol.Http2 ? HttpVersion.Version20 : HttpVersion.Version11;
 
+    /// <summary>Where its clients come from: the micro benchmarks time getting one and giving it back.</summary>
+    internal IBackEndClientSource Clients => clients;
+
     public async ValueTask<BackEndReply> SendAsync(int target, ForwardPayload payload, CancellationToken cancellationToken)
     {
         // The body in a pooled buffer held for the whole send: HttpClient's content must outlive every attempt.

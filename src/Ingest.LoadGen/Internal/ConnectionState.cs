@@ -13,4 +13,8 @@ internal enum ConnectionState
 
     /// <summary>The last connect failed; the next one is due at <see cref="Connection.StateDeadline"/>.</summary>
     Backoff,
+
+    /// <summary>The run is over: the client's side is shut down and the server's last bytes are read and discarded
+    /// until it closes (<c>Worker.Linger</c>).</summary>
+    Lingering,
 }

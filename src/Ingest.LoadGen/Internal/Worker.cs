@@ -21,6 +21,10 @@ internal sealed class Worker
     /// <summary>Pause after a failed connect before the next attempt, so a dead port is not hammered.</summary>
     private static readonly long ConnectRetryTicks = Stopwatch.Frequency / 100;
 
+    /// <summary>How long the end of a run waits for the server to close after the client's FIN: the answers of the
+    /// requests in flight at the end, on a server that is not stuck.</summary>
+    private static readonly long LingerTicks = Stopwatch.Frequency;
+
     private const ulong TimerData = ulong.MaxValue;
     private const int MaxEvents = 256;
 
@@ -95,6 +99,7 @@ internal sealed class Worker
             }
 
             Loop();
+            Linger();
         }
         finally
         {
@@ -215,6 +220,62 @@ internal sealed class Worker
                 {
                     stats.Unsent++;
                     stats.Due++;
+                }
+            }
+        }
+    }
+
+    /// <summary>
+    /// Ends the run as a polite client does: tells the server no more requests come (FIN), reads whatever it still
+    /// sends — the answers of the requests in flight at the end, which count nowhere — and closes once it has closed,
+    /// or after <see cref="LingerTicks"/>. Closing at once with those answers unread makes the kernel reset the
+    /// connection, and a reset is an error the server handles (an exception per connection on .NET's Kestrel): every
+    /// run's end would show as a burst of them in the server's counters, though no client of the steady state did it.
+    /// </summary>
+    private void Linger()
+    {
+        var lingering = 0;
+        foreach (var connection in _connections)
+        {
+            if (connection.State == ConnectionState.Open && LinuxSockets.ShutdownSend(connection.Fd) == 0)
+            {
+                LinuxSockets.Modify(_epoll, connection.Fd, LibC.EPOLLIN | LibC.EPOLLRDHUP, connection.EpollData);
+                connection.State = ConnectionState.Lingering;
+                lingering++;
+            }
+        }
+
+        var deadline = Stopwatch.GetTimestamp() + LingerTicks;
+        for (var now = Stopwatch.GetTimestamp(); lingering > 0 && now < deadline; now = Stopwatch.GetTimestamp())
+        {
+            var count = LinuxSockets.Wait(_epoll, _events, (int)Math.Max(1, (deadline - now) * 1000 / _frequency));
+            for (var i = 0; i < count; i++)
+            {
+                var data = LinuxSockets.DataAt(_events, i);
+                if (data == TimerData)
+                {
+                    LinuxSockets.DrainTimer(_timer);
+                    continue;
+                }
+
+                var connection = _connections[(int)(uint)data];
+                if (connection.Generation != (uint)(data >> 32) || connection.State != ConnectionState.Lingering)
+                {
+                    continue;
+                }
+
+                // Read to the end of the stream (or an error); what arrives is discarded.
+                int received;
+                do
+                {
+                    received = LinuxSockets.Receive(connection.Fd, connection.Buffer);
+                }
+                while (received > 0);
+
+                if (received != -Errno.EAGAIN)
+                {
+                    Close(connection);
+                    lingering--;
                 }
             }
         }

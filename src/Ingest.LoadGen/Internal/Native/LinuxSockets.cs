@@ -121,6 +121,9 @@ internal static unsafe class LinuxSockets
         }
     }
 
+    /// <summary>shutdown(SHUT_WR): the peer reads the end of the stream; 0, or minus the errno.</summary>
+    public static int ShutdownSend(int fd) => LibC.shutdown(fd, LibC.SHUT_WR) == 0 ? 0 : -LibC.LastErrno;
+
     public static void Close(int fd) => _ = LibC.close(fd);
 
     private static void Control(int epollFd, int operation, int fd, uint events, ulong data)
