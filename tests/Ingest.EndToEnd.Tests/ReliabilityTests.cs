@@ -11,7 +11,8 @@ namespace Ingest.EndToEnd.Tests;
 /// Each load is bounded in time and sent to loopback only. One class, so xunit runs these one after another:
 /// each needs the machine's cores to itself.
 /// </summary>
-public sealed class ReliabilityTests(Services services, ITestOutputHelper output) : IClassFixture<Services>
+[Collection(PublishedServices.Name)]
+public sealed class ReliabilityTests(Services services, ITestOutputHelper output)
 {
     private static readonly LoadSpec Classic = new("/ingest/event", PayloadKind.Classic, 16);
 

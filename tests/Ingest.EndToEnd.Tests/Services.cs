@@ -5,7 +5,7 @@ using Ingest.Lab.Running;
 
 namespace Ingest.EndToEnd.Tests;
 
-/// <summary>Publishes the services and the load generator once for the assembly, and starts them as real processes.</summary>
+/// <summary>Publishes the services and the load generator once for the assembly (<see cref="PublishedServices"/>), and starts them as real processes.</summary>
 public sealed class Services : IDisposable
 {
     public Services()

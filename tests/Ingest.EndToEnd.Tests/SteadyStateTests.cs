@@ -10,7 +10,8 @@ namespace Ingest.EndToEnd.Tests;
 /// each service's runtime (System.Runtime's exception counter on its /metrics) before and after a short load, the load
 /// generator's end included, for the default configuration, the fastest one and batched forwarding.
 /// </summary>
-public sealed class SteadyStateTests(Services services, ITestOutputHelper output) : IClassFixture<Services>
+[Collection(PublishedServices.Name)]
+public sealed class SteadyStateTests(Services services, ITestOutputHelper output)
 {
     [Theory]
     [InlineData("default")]
