@@ -20,9 +20,10 @@ dotnet_build=$!
 # Debian packages the suites use (real processes and peers, never mocks). nginx, caddy, and clang with zlib1g-dev
 # (Native AOT) are for the lab's smoke of every set (tests/Ingest.Lab.Tests/LabSmokeTests.cs): what the lab would
 # install for itself, installed here because the tests run it with installing off. cargo, rustc and the crates build
-# the Rust baseline offline (src/baselines/rust).
+# the Rust baseline offline (src/baselines/rust). iproute2 and nftables make the network faults' namespaces, link
+# shaping and packet rules (tests/Ingest.EndToEnd.Tests/FaultTests.cs).
 ensure_debian_packages curl wrk libuv1 chromium golang-go golang-github-valyala-fasthttp-dev postgresql redis-server prometheus \
-    nginx caddy clang zlib1g-dev \
+    nginx caddy clang zlib1g-dev iproute2 nftables \
     cargo rustc librust-hyper-dev librust-tokio-dev librust-serde-dev librust-serde-derive-dev librust-serde-json-dev \
     || echo "Continuing: the tests that need a missing package will fail and say so."
 echo "== installs: $((SECONDS - started)) s (the .NET build beside them)"

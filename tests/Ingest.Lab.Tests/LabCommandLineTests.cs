@@ -124,7 +124,7 @@ public sealed class LabCommandLineTests
         Assert.Equal(0, code);
         Assert.Empty(error);
         AssertEveryOptionWithItsDefault(LabCommandLine.Build(), output);
-        foreach (var command in new[] { "run", "list", "compare <runA> <runB>", "report <run>", "soak", "crank", "train", "payloads <folder>", "demo", "headline <run>" })
+        foreach (var command in new[] { "run", "list", "compare <runA> <runB>", "report <run>", "soak", "faults", "crank", "train", "payloads <folder>", "demo", "headline <run>" })
         {
             Assert.Contains("  " + command + " ", output, StringComparison.Ordinal);
         }
@@ -138,6 +138,7 @@ public sealed class LabCommandLineTests
     [Theory]
     [InlineData("run")]
     [InlineData("soak")]
+    [InlineData("faults")]
     [InlineData("train")]
     [InlineData("crank")]
     public async Task EachCommandsHelpListsItsOptionsWithTheirDefaults(string name)
@@ -194,6 +195,36 @@ public sealed class LabCommandLineTests
         Assert.Equal(LabCommandLine.UsageError, code);
         Assert.Empty(output);
         Assert.Contains("soak: --aot and --trimmed are two builds; give one.", error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void FaultsOptionsAreBoundFromTheCommandLineWithTheirDefaults()
+    {
+        var defaults = ParseFaults([]).Options!;
+        Assert.Equal((TimeSpan.FromSeconds(10), TimeSpan.FromSeconds(3), 200.0, 100, 256), (defaults.FaultDuration, defaults.Before, defaults.Rate, defaults.Connections, defaults.BandwidthKilobits));
+        Assert.Empty(defaults.Only);
+        Assert.Null(defaults.Recovery);
+
+        var (options, errors) = ParseFaults(["--only", "loss-1,partition", "--seconds", "4", "--recovery", "6s", "--rate", "50",
+            "--front-end", "Forwarding:BreakerBreakSeconds=2", "--front-end", "Forwarding:AttemptTimeoutMilliseconds=500"]);
+
+        Assert.Empty(errors);
+        Assert.Equal(["loss-1", "partition"], options!.Only);
+        Assert.Equal((TimeSpan.FromSeconds(4), TimeSpan.FromSeconds(6), 50.0), (options.FaultDuration, options.Recovery, options.Rate));
+        Assert.Equal((5_000, 500, 2), (options.Forwarding().TimeoutMilliseconds, options.Forwarding().AttemptTimeoutMilliseconds, options.Forwarding().BreakerBreakSeconds));
+    }
+
+    [Theory]
+    [InlineData(new[] { "--only", "earthquake" }, "faults: --only: no fault 'earthquake'; the faults are latency, loss-1, loss-5, reorder, duplicate, partition, black-hole, bandwidth.")]
+    [InlineData(new[] { "--front-end", "Forwarding:BreakerBreakSeconds" }, "faults: --front-end takes Key=Value, e.g. Forwarding:BreakerBreakSeconds=2.")]
+    [InlineData(new[] { "--front-end", "Forwarding:BreakerBreakSeconds=soon" }, "faults: --front-end Forwarding:BreakerBreakSeconds takes a whole number; got 'soon'.")]
+    [InlineData(new[] { "--rate", "0" }, "faults: --rate takes requests a second above 0, at most 100000.")]
+    public void FaultsThatCannotRunAreRefused(string[] args, string message) => AssertRefused(ParseFaults(args), message);
+
+    private static (FaultsOptions? Options, IReadOnlyList<string> Errors) ParseFaults(string[] args)
+    {
+        var symbols = new FaultsSymbols();
+        return symbols.Bind(symbols.AddTo(new Command("faults")).Parse(args, LabCommandLine.Parser));
     }
 
     /// <summary>No options, and <paramref name="message"/> alone says why.</summary>

@@ -30,6 +30,18 @@ public sealed class LoadRunnerTests(TestServerFixture fixture) : IClassFixture<T
     }
 
     [Fact]
+    public async Task TheTimelineCountsTheAnswersOtherThan2xxOfEachSecond()
+    {
+        // /status answers 200, 404 and 503 in turn.
+        var result = await LoadRunner.RunAsync(Options.Closed(Server.Url("/status"), requests: 300, connections: 1));
+
+        Assert.Equal(300, result.Timeline.Sum(s => s.Requests));
+        Assert.Equal(200, result.BadResponses);
+        Assert.Equal(result.BadResponses, result.Timeline.Sum(s => s.BadResponses));
+        Assert.Equal(0, result.Timeline.Sum(s => s.Errors));
+    }
+
+    [Fact]
     public async Task ADurationBoundedRunStopsByItselfAndCountsConsistently()
     {
         var clock = Stopwatch.StartNew();

@@ -71,6 +71,14 @@ internal static class LabCommandLine
         soak.SetAction((result, cancellationToken) => WithOptions(soakSymbols.Bind(result), result, options =>
             new SoakCommand(RepositoryLayout.Find(), Output(result)).RunAsync(options, cancellationToken)));
 
+        var faultsSymbols = new FaultsSymbols();
+        var faults = faultsSymbols.AddTo(new Command("faults",
+            "Network faults between the front-end and the back-end (latency, loss, reordering, duplication, a partition, a black " +
+            "hole, a bandwidth cap), each under a steady load, on network namespaces it makes and removes (root): what was lost, " +
+            "duplicated, answered, and how soon service was back."));
+        faults.SetAction((result, cancellationToken) => WithOptions(faultsSymbols.Bind(result), result, options =>
+            new FaultsCommand(RepositoryLayout.Find(), Output(result), result.InvocationConfiguration.Error).RunAsync(options, Reproduce(result), cancellationToken)));
+
         var check = Switch("--check", "Only validate crank/ingest.benchmarks.yml, without regenerating it.");
         var crank = new Command("crank", "Regenerate crank/ingest.benchmarks.yml from the catalogue and validate it.") { check };
         crank.SetAction(result => LabActions.Crank(Output(result), result.InvocationConfiguration.Error, result.GetValue(check)));
@@ -94,7 +102,7 @@ internal static class LabCommandLine
         var headline = new Command("headline", "Render the README's and results.md's headline tables from docs/headline.json (or from a run, which replaces it).") { headlineRun, headlineCheck };
         headline.SetAction(result => new HeadlineCommand(RepositoryLayout.Find(), Output(result)).Run(result.GetValue(headlineRun), result.GetValue(headlineCheck)));
 
-        foreach (var command in new[] { runCommand, list, compare, report, soak, crank, train, payloads, demo, headline })
+        foreach (var command in new[] { runCommand, list, compare, report, soak, faults, crank, train, payloads, demo, headline })
         {
             root.Subcommands.Add(command);
         }

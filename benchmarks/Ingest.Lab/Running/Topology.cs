@@ -7,7 +7,9 @@ namespace Ingest.Lab.Running;
 
 /// <summary>
 /// The processes of one scenario, started in order (stores, back-end, front-end instances, front door) on free
-/// loopback ports, each waited for until it is healthy; disposing stops every one of them, whatever happened.
+/// loopback ports, each waited for until it is healthy; disposing stops every one of them, whatever happened. With a
+/// <see cref="Placement"/> the back-end and the front-ends run in network namespaces of their own instead (the
+/// <c>faults</c> command's network), each listening on every address there and reached where the placement says.
 /// </summary>
 internal sealed class Topology : IAsyncDisposable
 {
@@ -19,10 +21,12 @@ internal sealed class Topology : IAsyncDisposable
     private readonly List<StoreServer> _stores = [];
     private readonly List<(ServiceCgroup Group, ServiceProcess Process)> _limited = [];
     private readonly ServiceLimits _limits;
+    private readonly Placement? _placement;
 
-    private Topology(ServiceLimits limits)
+    private Topology(ServiceLimits limits, Placement? placement)
     {
         _limits = limits;
+        _placement = placement;
     }
 
     /// <summary>Where the load generator sends its requests.</summary>
@@ -42,9 +46,14 @@ internal sealed class Topology : IAsyncDisposable
     /// <summary>Each .NET service's <c>/metrics</c> by process name (a Go service, a proxy and a store have none).</summary>
     public IReadOnlyDictionary<string, Uri> Metrics => _metrics;
 
-    public static async Task<Topology> StartAsync(Scenario scenario, Artifacts artifacts, Pinning pinning, ServiceLimits limits, string workDirectory, CancellationToken cancellationToken)
+    public static async Task<Topology> StartAsync(Scenario scenario, Artifacts artifacts, Pinning pinning, ServiceLimits limits, string workDirectory, CancellationToken cancellationToken, Placement? placement = null)
     {
-        var topology = new Topology(limits);
+        if (placement is not null && (scenario.FrontDoor != FrontDoor.Direct || scenario.Stores.Any(s => s != StoreKind.Files)))
+        {
+            throw new InvalidOperationException($"{scenario.Id}: a front door or a store server runs on the lab's loopback only, out of the placement's namespaces.");
+        }
+
+        var topology = new Topology(limits, placement);
         try
         {
             await topology.StartServicesAsync(scenario, artifacts, pinning, workDirectory, cancellationToken);
@@ -88,6 +97,7 @@ internal sealed class Topology : IAsyncDisposable
 
     private async Task StartServicesAsync(Scenario scenario, Artifacts artifacts, Pinning pinning, string workDirectory, CancellationToken cancellationToken)
     {
+        Uri? forwardTo = null;
         if (scenario.BackEnd is { } backEndSpec)
         {
             foreach (var kind in scenario.Stores)
@@ -98,8 +108,9 @@ internal sealed class Topology : IAsyncDisposable
             }
 
             var port = FreePorts.Next();
-            await StartServiceAsync("back-end", backEndSpec, ServiceRole.BackEnd, port, backEnd: null, artifacts, pinning, workDirectory, cancellationToken);
-            BackEnd = Loopback(port);
+            await StartServiceAsync("back-end", backEndSpec, ServiceRole.BackEnd, port, backEnd: null, _placement?.BackEnd, artifacts, pinning, workDirectory, cancellationToken);
+            BackEnd = At(_placement?.BackEnd.FromLab, port);
+            forwardTo = At(_placement?.BackEnd.FromPeers, port);
         }
 
         var frontEnds = new List<Uri>();
@@ -107,8 +118,8 @@ internal sealed class Topology : IAsyncDisposable
         {
             var port = FreePorts.Next();
             var name = scenario.FrontEndInstances == 1 ? "front-end" : $"front-end-{i + 1}";
-            await StartServiceAsync(name, scenario.FrontEnd, ServiceRole.FrontEnd, port, BackEnd, artifacts, pinning, workDirectory, cancellationToken);
-            frontEnds.Add(Loopback(port));
+            await StartServiceAsync(name, scenario.FrontEnd, ServiceRole.FrontEnd, port, forwardTo, _placement?.FrontEnd, artifacts, pinning, workDirectory, cancellationToken);
+            frontEnds.Add(At(_placement?.FrontEnd.FromLab, port));
         }
 
         FrontEnds = frontEnds;
@@ -117,8 +128,13 @@ internal sealed class Topology : IAsyncDisposable
             : await StartFrontDoorAsync(scenario.FrontDoor, frontEnds, pinning, workDirectory, cancellationToken);
     }
 
-    private async Task StartServiceAsync(string name, ServiceSpec spec, ServiceRole role, int port, Uri? backEnd, Artifacts artifacts, Pinning pinning, string workDirectory, CancellationToken cancellationToken)
+    private async Task StartServiceAsync(string name, ServiceSpec spec, ServiceRole role, int port, Uri? backEnd, ServiceHost? host, Artifacts artifacts, Pinning pinning, string workDirectory, CancellationToken cancellationToken)
     {
+        if (host is not null && spec.Implementation == Implementation.Nginx)
+        {
+            throw new InvalidOperationException($"{name}: the nginx floor runs on the lab's loopback only.");
+        }
+
         var (fileName, prefix, missing) = await artifacts.ResolveAsync(spec, role, cancellationToken);
         if (fileName is null)
         {
@@ -137,7 +153,7 @@ internal sealed class Topology : IAsyncDisposable
         }
         else if (spec.Implementation == Implementation.DotNet)
         {
-            arguments.AddRange(["--urls", Loopback(port).ToString().TrimEnd('/')]);
+            arguments.AddRange(["--urls", At(host is null ? null : ServiceHost.EveryAddress, port).ToString().TrimEnd('/')]);
             if (backEnd is not null)
             {
                 arguments.AddRange(["--Forwarding:BackEnds:0", backEnd.ToString().TrimEnd('/')]);
@@ -149,7 +165,7 @@ internal sealed class Topology : IAsyncDisposable
         {
             // Every peer takes ingest-go's command line (src/baselines/go/README.md#flags).
             arguments.AddRange(["-role", role == ServiceRole.FrontEnd ? "frontend" : "backend"]);
-            arguments.AddRange(["-listen", $"127.0.0.1:{port.ToString(CultureInfo.InvariantCulture)}"]);
+            arguments.AddRange(["-listen", $"{(host is null ? LoopbackAddress : ServiceHost.EveryAddress)}:{port.ToString(CultureInfo.InvariantCulture)}"]);
             if (backEnd is not null)
             {
                 arguments.AddRange(["-backends", backEnd.ToString().TrimEnd('/')]);
@@ -164,6 +180,11 @@ internal sealed class Topology : IAsyncDisposable
         var group = _limits.IsNone ? null : ServiceCgroup.Create(name, _limits);
         var (limitedFile, limitedArgs) = group is null ? (fileName, arguments) : group.Wrap(fileName, arguments);
         var (file, args) = Pinning.Wrap(pinning.ServiceCpus, limitedFile, limitedArgs);
+        if (host is not null)
+        {
+            (file, args) = host.Wrap(file, args);
+        }
+
         var process = ServiceProcess.Start(name, file, args, environment, directory);
         _processes.Add(process);
         if (group is not null)
@@ -177,10 +198,10 @@ internal sealed class Topology : IAsyncDisposable
             await process.WaitUntilReadyAsync(StartTimeout, cancellationToken);
         }
 
-        await WaitForHealthAsync(process, Loopback(port), cancellationToken);
+        await WaitForHealthAsync(process, At(host?.FromLab, port), cancellationToken);
         if (spec.Implementation == Implementation.DotNet)
         {
-            _metrics[name] = new Uri(Loopback(port), "metrics");
+            _metrics[name] = new Uri(At(host?.FromLab, port), "metrics");
         }
     }
 
@@ -287,5 +308,10 @@ internal sealed class Topology : IAsyncDisposable
         }
     }
 
-    private static Uri Loopback(int port) => new($"http://127.0.0.1:{port.ToString(CultureInfo.InvariantCulture)}/");
+    private const string LoopbackAddress = "127.0.0.1";
+
+    private static Uri Loopback(int port) => At(null, port);
+
+    /// <summary>http://<paramref name="address"/>:<paramref name="port"/>/, on the lab's loopback when no address is given.</summary>
+    private static Uri At(string? address, int port) => new($"http://{address ?? LoopbackAddress}:{port.ToString(CultureInfo.InvariantCulture)}/");
 }

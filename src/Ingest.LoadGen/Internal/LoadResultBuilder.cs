@@ -16,6 +16,7 @@ internal static class LoadResultBuilder
         var seconds = workers[0].Statistics.RequestsPerSecond.Length;
         var perSecond = new long[seconds];
         var errorsPerSecond = new long[seconds];
+        var badPerSecond = new long[seconds];
         var maxPerSecond = new long[seconds];
         long responses = 0, connect = 0, timeouts = 0, read = 0, write = 0, parse = 0, bytesRead = 0, bytesWritten = 0;
         long opened = 0, reconnects = 0, closedByServer = 0, warmup = 0, warmupSuccessful = 0, inFlight = 0, due = 0, unsent = 0;
@@ -37,6 +38,7 @@ internal static class LoadResultBuilder
             {
                 perSecond[i] += s.RequestsPerSecond[i];
                 errorsPerSecond[i] += s.ErrorsPerSecond[i];
+                badPerSecond[i] += s.BadResponsesPerSecond[i];
                 maxPerSecond[i] = Math.Max(maxPerSecond[i], s.MaxLatencyPerSecond[i]);
             }
 
@@ -91,7 +93,7 @@ internal static class LoadResultBuilder
         {
             if (i < usedSeconds || perSecond[i] != 0)
             {
-                timeline.Add(new TimelineSample(i, perSecond[i], errorsPerSecond[i], maxPerSecond[i] / 1000.0));
+                timeline.Add(new TimelineSample(i, perSecond[i], errorsPerSecond[i], maxPerSecond[i] / 1000.0, badPerSecond[i]));
             }
         }
 

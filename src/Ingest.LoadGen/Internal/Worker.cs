@@ -600,6 +600,11 @@ internal sealed class Worker
         var second = SecondOf(now);
         stats.Latency.Record(microseconds);
         stats.RequestsPerSecond[second]++;
+        if (status is < 200 or >= 300)
+        {
+            stats.BadResponsesPerSecond[second]++;
+        }
+
         if (microseconds > stats.MaxLatencyPerSecond[second])
         {
             stats.MaxLatencyPerSecond[second] = microseconds;

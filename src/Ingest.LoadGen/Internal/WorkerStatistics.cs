@@ -8,6 +8,7 @@ internal sealed class WorkerStatistics
     {
         RequestsPerSecond = new long[seconds];
         ErrorsPerSecond = new long[seconds];
+        BadResponsesPerSecond = new long[seconds];
         MaxLatencyPerSecond = new long[seconds];
     }
 
@@ -23,6 +24,9 @@ internal sealed class WorkerStatistics
     public long[] RequestsPerSecond { get; }
 
     public long[] ErrorsPerSecond { get; }
+
+    /// <summary>Responses other than 2xx completed in each second.</summary>
+    public long[] BadResponsesPerSecond { get; }
 
     /// <summary>The slowest response completed in each second, in microseconds: where in the run a tail came from.</summary>
     public long[] MaxLatencyPerSecond { get; }
