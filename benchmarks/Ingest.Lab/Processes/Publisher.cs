@@ -27,6 +27,7 @@ internal sealed class Publisher(RepositoryLayout layout, TextWriter log)
         }
 
         log.WriteLine($"  publishing {project} {string.Join(" ", properties)}");
+        using var turn = await PublishLock.TakeAsync(layout, cancellationToken);
         var start = new ProcessStartInfo("dotnet", arguments) { RedirectStandardOutput = true, RedirectStandardError = true };
         using var process = Process.Start(start) ?? throw new InvalidOperationException("Could not start dotnet publish.");
         var stdout = process.StandardOutput.ReadToEndAsync(cancellationToken);
@@ -40,6 +41,33 @@ internal sealed class Publisher(RepositoryLayout layout, TextWriter log)
         var dll = Path.Combine(output, project + ".dll");
         _published[key] = dll;
         return dll;
+    }
+
+    /// <summary>
+    /// One <c>dotnet publish</c> of this repository at a time, across processes: every publish restores and builds the
+    /// projects a service references into the same obj folders (a Native AOT publish rewrites their assets files for its
+    /// runtime), so two at once — the lab's suite beside the end-to-end suite in CI, or two lab runs — can hand the
+    /// Native AOT compiler an assembly the other is still writing. An advisory lock on a file in the artifacts folder,
+    /// released when the process holding it exits, however it exits.
+    /// </summary>
+    internal static class PublishLock
+    {
+        public static async Task<FileStream> TakeAsync(RepositoryLayout layout, CancellationToken cancellationToken)
+        {
+            Directory.CreateDirectory(layout.Artifacts);
+            var path = Path.Combine(layout.Artifacts, ".publish.lock");
+            while (true)
+            {
+                try
+                {
+                    return new FileStream(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None);
+                }
+                catch (IOException)
+                {
+                    await Task.Delay(TimeSpan.FromMilliseconds(250), cancellationToken);
+                }
+            }
+        }
     }
 
     // "Name=value" as part of a folder name; a file given by path (a profile) by its file name, which the caller keeps unique.

@@ -1,0 +1,49 @@
+using Ingest.Lab.Processes;
+
+namespace Ingest.Lab.Tests;
+
+/// <summary>
+/// Two publishes of the repository never overlap, whichever processes start them: CI runs the lab's suite beside the
+/// end-to-end suite, and a Native AOT publish given an assembly that a second publish was rewriting failed the compile.
+/// </summary>
+public sealed class PublishLockTests
+{
+    [Fact]
+    public async Task ASecondPublishWaitsForTheFirstToEndAndThenGoesOn()
+    {
+        var layout = new RepositoryLayout(Directory.CreateTempSubdirectory("ingest-lock-").FullName);
+        try
+        {
+            var first = await Publisher.PublishLock.TakeAsync(layout, CancellationToken.None);
+            var second = Publisher.PublishLock.TakeAsync(layout, CancellationToken.None);
+
+            // However long it is given, the second never gets the turn while the first holds it.
+            var ended = await Task.WhenAny(second, Task.Delay(TimeSpan.FromSeconds(1)));
+            Assert.NotSame(second, ended);
+
+            await first.DisposeAsync();
+            await using var taken = await second.WaitAsync(TimeSpan.FromSeconds(30));
+            Assert.True(taken.CanWrite);
+        }
+        finally
+        {
+            Directory.Delete(layout.Root, recursive: true);
+        }
+    }
+
+    [Fact]
+    public async Task AWaitingPublishCanBeCancelled()
+    {
+        var layout = new RepositoryLayout(Directory.CreateTempSubdirectory("ingest-lock-").FullName);
+        try
+        {
+            await using var first = await Publisher.PublishLock.TakeAsync(layout, CancellationToken.None);
+            using var cancellation = new CancellationTokenSource(TimeSpan.FromMilliseconds(500));
+            await Assert.ThrowsAnyAsync<OperationCanceledException>(() => Publisher.PublishLock.TakeAsync(layout, cancellation.Token));
+        }
+        finally
+        {
+            Directory.Delete(layout.Root, recursive: true);
+        }
+    }
+}
