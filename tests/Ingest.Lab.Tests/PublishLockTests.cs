@@ -5,6 +5,7 @@ namespace Ingest.Lab.Tests;
 /// <summary>
 /// Two publishes of the repository never overlap, whichever processes start them: CI runs the lab's suite beside the
 /// end-to-end suite, and a Native AOT publish given an assembly that a second publish was rewriting failed the compile.
+/// Publishes for a runtime (Native AOT, trimmed) build in a tree of their own, so they only wait for each other.
 /// </summary>
 public sealed class PublishLockTests
 {
@@ -14,8 +15,8 @@ public sealed class PublishLockTests
         var layout = new RepositoryLayout(Directory.CreateTempSubdirectory("ingest-lock-").FullName);
         try
         {
-            var first = await Publisher.PublishLock.TakeAsync(layout, CancellationToken.None);
-            var second = Publisher.PublishLock.TakeAsync(layout, CancellationToken.None);
+            var first = await Publisher.PublishLock.TakeAsync(layout, runtime: null, CancellationToken.None);
+            var second = Publisher.PublishLock.TakeAsync(layout, runtime: null, CancellationToken.None);
 
             // However long it is given, the second never gets the turn while the first holds it.
             var ended = await Task.WhenAny(second, Task.Delay(TimeSpan.FromSeconds(1)));
@@ -32,14 +33,30 @@ public sealed class PublishLockTests
     }
 
     [Fact]
+    public async Task APublishForARuntimeHasATreeAndALockOfItsOwn()
+    {
+        var layout = new RepositoryLayout(Directory.CreateTempSubdirectory("ingest-lock-").FullName);
+        try
+        {
+            await using var frameworkDependent = await Publisher.PublishLock.TakeAsync(layout, runtime: null, CancellationToken.None);
+            await using var nativeAot = await Publisher.PublishLock.TakeAsync(layout, "linux-x64", CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(30));
+            Assert.True(nativeAot.CanWrite);
+        }
+        finally
+        {
+            Directory.Delete(layout.Root, recursive: true);
+        }
+    }
+
+    [Fact]
     public async Task AWaitingPublishCanBeCancelled()
     {
         var layout = new RepositoryLayout(Directory.CreateTempSubdirectory("ingest-lock-").FullName);
         try
         {
-            await using var first = await Publisher.PublishLock.TakeAsync(layout, CancellationToken.None);
+            await using var first = await Publisher.PublishLock.TakeAsync(layout, runtime: null, CancellationToken.None);
             using var cancellation = new CancellationTokenSource(TimeSpan.FromMilliseconds(500));
-            await Assert.ThrowsAnyAsync<OperationCanceledException>(() => Publisher.PublishLock.TakeAsync(layout, cancellation.Token));
+            await Assert.ThrowsAnyAsync<OperationCanceledException>(() => Publisher.PublishLock.TakeAsync(layout, runtime: null, cancellation.Token));
         }
         finally
         {

@@ -17,17 +17,27 @@ internal sealed class Publisher(RepositoryLayout layout, TextWriter log)
         }
 
         var output = Path.Combine(layout.Artifacts, project + (properties.Length == 0 ? "" : "-" + string.Join("-", properties.Select(FolderPart))));
-        // Without the analyzers: they only report, so the code is the same, and a Native AOT or trimmed publish compiles every
-        // project again for its runtime (a build of the solution has already run them on the same sources). Source
-        // generators still run. Saves about a quarter of each such compile.
-        var arguments = new List<string> { "publish", layout.Project(project), "-c", "Release", "-o", output, "--nologo", "-v", "quiet", "-p:RunAnalyzers=false" };
+        var arguments = new List<string> { "publish", layout.Project(project), "-c", "Release", "-o", output, "--nologo", "-v", "quiet" };
         foreach (var property in properties)
         {
             arguments.Add("-p:" + property);
         }
 
+        // A build for one runtime (Native AOT, trimmed) in a tree of its own, every project it references included: it
+        // restores with that runtime's packages and compiles with other properties than the solution's build, and in the
+        // projects' own obj folders it would rewrite what a framework-dependent publish beside it reads. Its first
+        // publish compiles every project again, without the analyzers: they only report, so the code is the same, and
+        // the solution's build has run them on the same sources (a quarter of each such compile). A framework-dependent
+        // publish keeps the solution build's properties, so after a build it compiles nothing.
+        var runtime = RuntimeOf(properties);
+        if (runtime is not null)
+        {
+            arguments.Add("-p:ArtifactsPath=" + BuildTree(runtime));
+            arguments.Add("-p:RunAnalyzers=false");
+        }
+
         log.WriteLine($"  publishing {project} {string.Join(" ", properties)}");
-        using var turn = await PublishLock.TakeAsync(layout, cancellationToken);
+        using var turn = await PublishLock.TakeAsync(layout, runtime, cancellationToken);
         var start = new ProcessStartInfo("dotnet", arguments) { RedirectStandardOutput = true, RedirectStandardError = true };
         using var process = Process.Start(start) ?? throw new InvalidOperationException("Could not start dotnet publish.");
         var stdout = process.StandardOutput.ReadToEndAsync(cancellationToken);
@@ -43,19 +53,30 @@ internal sealed class Publisher(RepositoryLayout layout, TextWriter log)
         return dll;
     }
 
+    /// <summary>Where a publish for <paramref name="runtime"/> writes its intermediate files (the Native AOT compiler's
+    /// response file among them): the SDK's artifacts layout, under the runtime's own tree.</summary>
+    public string IntermediateFolder(string project, string runtime) =>
+        Path.Combine(BuildTree(runtime), "obj", project, "release_" + runtime);
+
+    private string BuildTree(string runtime) => Path.Combine(layout.Root, "artifacts", "build", runtime);
+
+    private static string? RuntimeOf(string[] properties) =>
+        properties.Where(p => p.StartsWith("RuntimeIdentifier=", StringComparison.Ordinal)).Select(p => p["RuntimeIdentifier=".Length..]).LastOrDefault();
+
     /// <summary>
-    /// One <c>dotnet publish</c> of this repository at a time, across processes: every publish restores and builds the
-    /// projects a service references into the same obj folders (a Native AOT publish rewrites their assets files for its
-    /// runtime), so two at once — the lab's suite beside the end-to-end suite in CI, or two lab runs — can hand the
-    /// Native AOT compiler an assembly the other is still writing. An advisory lock on a file in the artifacts folder,
-    /// released when the process holding it exits, however it exits.
+    /// One <c>dotnet publish</c> of a build tree at a time, across processes: two publishes of the same tree build the
+    /// projects a service references into the same obj folders, so two at once — the lab's suite beside the end-to-end
+    /// suite in CI, or two lab runs — can hand a compiler an assembly the other is still writing (a Native AOT compile
+    /// failed so, before each runtime had its tree). The framework-dependent tree (the projects' own folders, which the
+    /// solution's build fills) and each runtime's have a lock of their own: an advisory lock on a file in the artifacts
+    /// folder, released when the process holding it exits, however it exits.
     /// </summary>
     internal static class PublishLock
     {
-        public static async Task<FileStream> TakeAsync(RepositoryLayout layout, CancellationToken cancellationToken)
+        public static async Task<FileStream> TakeAsync(RepositoryLayout layout, string? runtime, CancellationToken cancellationToken)
         {
             Directory.CreateDirectory(layout.Artifacts);
-            var path = Path.Combine(layout.Artifacts, ".publish.lock");
+            var path = Path.Combine(layout.Artifacts, runtime is null ? ".publish.lock" : $".publish-{runtime}.lock");
             while (true)
             {
                 try
