@@ -71,8 +71,13 @@ internal sealed class FaultNetwork : IAsyncDisposable
     public long Carried => _wire?.Carried ?? 0;
 
     /// <summary>Why this machine cannot run the faults at all (not Linux, not root, a tool or the TUN driver missing, or
-    /// <c>ip netns add</c> refused); null when it can.</summary>
-    public static string? MachineRefusal()
+    /// <c>ip netns add</c> refused); null when it can. Found once a process: a test framework asks when it lists the
+    /// tests and again when it runs them, and a test skipped in the first and not in the second runs without its data.</summary>
+    public static string? MachineRefusal() => s_machineRefusal.Value;
+
+    private static readonly Lazy<string?> s_machineRefusal = new(ProbeMachine);
+
+    private static string? ProbeMachine()
     {
         if (!OperatingSystem.IsLinux() || !Environment.IsPrivilegedProcess)
         {
@@ -89,15 +94,23 @@ internal sealed class FaultNetwork : IAsyncDisposable
             return "/dev/net/tun is missing: the kernel has no TUN driver for the wire.";
         }
 
+        // A few tries: the first namespaces made on a machine also mount /run/netns, and two processes doing that at once
+        // (CI's lanes) can see one of them refused once.
         var probe = $"ingest-faults-probe-{Environment.ProcessId.ToString(CultureInfo.InvariantCulture)}";
-        var (exit, said) = NetworkTools.TryRun("ip", ["netns", "add", probe]);
-        if (exit != 0)
+        var said = "";
+        for (var attempt = 0; attempt < 3; attempt++)
         {
-            return $"`ip netns add` is refused here: {said.Trim()}";
+            (var exit, said) = NetworkTools.TryRun("ip", ["netns", "add", probe]);
+            if (exit == 0)
+            {
+                NetworkTools.TryRun("ip", ["netns", "del", probe]);
+                return null;
+            }
+
+            Thread.Sleep(TimeSpan.FromMilliseconds(200));
         }
 
-        NetworkTools.TryRun("ip", ["netns", "del", probe]);
-        return null;
+        return $"`ip netns add` is refused here: {said.Trim()}";
     }
 
     /// <summary>Why the network cannot be made now: <see cref="MachineRefusal"/>, or a namespace, a link or an address
