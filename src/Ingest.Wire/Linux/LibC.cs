@@ -36,9 +36,12 @@ public static unsafe partial class LibC
     public const int MSG_NOSIGNAL = 0x4000;
     public const int F_GETFL = 3;
     public const int F_SETFL = 4;
+    public const int O_RDWR = 2;
     public const int O_NONBLOCK = 0x800;
+    public const int O_CLOEXEC = 0x80000;
 
     // poll
+    public const short POLLIN = 0x001;
     public const short POLLOUT = 0x004;
 
     // epoll
@@ -172,6 +175,13 @@ public static unsafe partial class LibC
 
     [LibraryImport(Library, SetLastError = true)]
     public static partial int unlink(byte* path);
+
+    [LibraryImport(Library, SetLastError = true)]
+    public static partial int open(byte* path, int flags);
+
+    /// <summary>Only with requests whose argument is a pointer (the lab's TUN device: <c>TUNSETIFF</c> and its <c>struct ifreq</c>).</summary>
+    [LibraryImport(Library, SetLastError = true)]
+    public static partial int ioctl(int fd, nuint request, void* argument);
 
     [LibraryImport(Library, SetLastError = true)]
     public static partial int kill(int pid, int signal);
