@@ -32,10 +32,28 @@ public sealed class NoLossTests
     public async Task FiveThousandConcurrentClassicPayloadsAreAllPersisted(ClientStrategy strategy, ForwardingMode mode)
     {
         // Blocking on .Result starves the thread pool until it has grown a thread per waiting request: the
-        // original's failure mode, reproduced on purpose, and here worse, as both services share this test's pool.
-        // Its forwards and requests are given the time that takes, and no breaker opens on the slow start; the point
-        // here is that none is lost.
+        // original's failure mode, worse here, as both services share this test's pool. The point here is that none is
+        // lost, so the pool starts with the threads the blocked requests need (it would grow to them at about one a
+        // second: most of a minute), its forwards and requests are given time, and no breaker opens on a slow start.
         var blocking = strategy == ClientStrategy.PerRequestBlocking;
+        ThreadPool.GetMinThreads(out var workers, out var completionPorts);
+        if (blocking)
+        {
+            ThreadPool.SetMinThreads(Math.Max(workers, 4 * Connections), completionPorts);
+        }
+
+        try
+        {
+            await SendAndCountAsync(strategy, mode, blocking);
+        }
+        finally
+        {
+            ThreadPool.SetMinThreads(workers, completionPorts);
+        }
+    }
+
+    private static async Task SendAndCountAsync(ClientStrategy strategy, ForwardingMode mode, bool blocking)
+    {
         await using var flow = await Flow.StartAsync(
             new FlowConfiguration(Strategy: strategy, Mode: mode),
             frontEndExtra: blocking

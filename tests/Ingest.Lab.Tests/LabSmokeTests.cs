@@ -12,12 +12,19 @@ namespace Ingest.Lab.Tests;
 [Collection(LabProcesses.Name)]
 public sealed class LabSmokeTests(LabFixture lab)
 {
-    /// <summary>Every set but <c>storage</c>: LabScenarioTests.TheStorageSetRunsEverySinkAgainstRealStoresAndRemovesThemAfterwards
+    /// <summary>Every set but <c>storage</c> and <c>aot</c> (below): LabScenarioTests.TheStorageSetRunsEverySinkAgainstRealStoresAndRemovesThemAfterwards
     /// runs each of its scenarios (a superset of one per way of starting) with the same checks and more, and starting its real
     /// stores twice would cost CI a minute for nothing.</summary>
-    public static TheoryData<string> Sets => [.. ScenarioCatalogue.Sets.Where(set => set != StorageSet)];
+    public static TheoryData<string> Sets => [.. ScenarioCatalogue.Sets.Where(set => set != StorageSet && set != NativeAotSet)];
 
     internal const string StorageSet = "storage";
+
+    private const string NativeAotSet = "aot";
+
+    /// <summary>The aot set, apart from the others: its Native AOT and trimmed builds are most of this suite's time.</summary>
+    [Fact]
+    [Trait(LabProcesses.Builds, LabProcesses.Native)]
+    public Task EveryWayOfStartingOfTheAotSetStartsServesAndLosesNothing() => EveryWayOfStartingOfTheSetStartsServesAndLosesNothing(NativeAotSet);
 
     [Theory]
     [MemberData(nameof(Sets))]
@@ -98,7 +105,7 @@ public sealed class LabSmokeTests(LabFixture lab)
                 continue;
             }
 
-            var responseFile = Path.Combine(lab.Layout.Root, "src", project, "obj", "Release", "net10.0", "linux-x64", "native", project + ".ilc.rsp");
+            var responseFile = Path.Combine(lab.Publisher.IntermediateFolder(project, "linux-x64"), "native", project + ".ilc.rsp");
             var arguments = File.ReadAllLines(responseFile);
             if (Given(arguments, "--mibc:", $"{scenario.Name}.{role}.mibc") is not [{ Exists: true, Length: > 0 }])
             {
