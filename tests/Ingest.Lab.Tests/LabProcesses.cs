@@ -9,14 +9,4 @@ namespace Ingest.Lab.Tests;
 public sealed class LabProcesses : ICollectionFixture<LabFixture>
 {
     public const string Name = "Lab scenarios on real processes";
-
-    /// <summary>
-    /// The trait of the tests whose time goes mostly into Native AOT and trimmed builds (<c>Builds=Native</c>): CI runs
-    /// them in a test process of their own, beside the rest of this suite (tests/test.sh), each runtime's builds in a
-    /// tree of their own (Publisher).
-    /// </summary>
-    public const string Builds = "Builds";
-
-    /// <summary>The value of <see cref="Builds"/> for those tests.</summary>
-    public const string Native = "Native";
 }

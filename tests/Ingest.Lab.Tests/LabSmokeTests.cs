@@ -12,19 +12,12 @@ namespace Ingest.Lab.Tests;
 [Collection(LabProcesses.Name)]
 public sealed class LabSmokeTests(LabFixture lab)
 {
-    /// <summary>Every set but <c>storage</c> and <c>aot</c> (below): LabScenarioTests.TheStorageSetRunsEverySinkAgainstRealStoresAndRemovesThemAfterwards
+    /// <summary>Every set but <c>storage</c>: LabScenarioTests.TheStorageSetRunsEverySinkAgainstRealStoresAndRemovesThemAfterwards
     /// runs each of its scenarios (a superset of one per way of starting) with the same checks and more, and starting its real
     /// stores twice would cost CI a minute for nothing.</summary>
-    public static TheoryData<string> Sets => [.. ScenarioCatalogue.Sets.Where(set => set != StorageSet && set != NativeAotSet)];
+    public static TheoryData<string> Sets => [.. ScenarioCatalogue.Sets.Where(set => set != StorageSet)];
 
     internal const string StorageSet = "storage";
-
-    private const string NativeAotSet = "aot";
-
-    /// <summary>The aot set, apart from the others: its Native AOT and trimmed builds are most of this suite's time.</summary>
-    [Fact]
-    [Trait(LabProcesses.Builds, LabProcesses.Native)]
-    public Task EveryWayOfStartingOfTheAotSetStartsServesAndLosesNothing() => EveryWayOfStartingOfTheSetStartsServesAndLosesNothing(NativeAotSet);
 
     [Theory]
     [MemberData(nameof(Sets))]
