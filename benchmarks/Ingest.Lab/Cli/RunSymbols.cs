@@ -94,7 +94,7 @@ internal sealed class RunSymbols
     };
 
     public Option<bool> SmokeRun { get; } = Switch("--smoke",
-        "One scenario per way of starting of each chosen set, 1 s each: a check that the sets start here, not a measurement. " +
+        "One scenario per way of starting of each chosen set, 500 requests each (10 s at most): a check that the sets start here, not a measurement. " +
         "Its defaults are where the other options start from, wherever it stands.");
 
     private IEnumerable<Option> All =>
