@@ -181,11 +181,14 @@ public sealed class LabUnitTests
     [Fact]
     public async Task ProcFsReadsTheCpuAndMemoryOfARealProcess()
     {
-        // Busy for a fixed wall-clock time (not a fixed amount of work), so it outlives the sampling however loaded the machine is.
-        using var busy = Process.Start(new ProcessStartInfo("bash", ["-c", "while [ $SECONDS -lt 2 ]; do :; done"]))!;
+        // Busy for a fixed wall-clock time (not a fixed amount of work), so it outlives the sampling however loaded the
+        // machine is; sampled for fifteen intervals, as CI's other suites beside this one can hold the sampler's timer back
+        // (600 ms once gave two samples).
+        using var busy = Process.Start(new ProcessStartInfo("bash", ["-c", "while [ $SECONDS -lt 10 ]; do :; done"]))!;
         await using var sampler = new ResourceSampler(new Dictionary<string, int> { ["busy"] = busy.Id });
-        await Task.Delay(600);
+        await Task.Delay(ResourceSampler.Interval * 15);
         var usage = (await sampler.StopAsync())["busy"];
+        busy.Kill();
         await busy.WaitForExitAsync();
 
         Assert.True(usage.Samples >= 3, $"{usage.Samples} samples");
