@@ -71,6 +71,10 @@ cpu_times() {
 # own, so the lanes' output never mixes; a test that starts a service under a deadline gives it room for a loaded machine.
 # (A third lane, the lab's Native AOT builds in a test process of their own, kept both cores 99% busy and gained about
 # a minute, but starved the lab's one-second smoke runs of their first answers.)
+# Both cores are busy through the test phase, and a .NET thread pool whose workers spin before they sleep spends CPU
+# the other lane needs: the end-to-end suite beside one busy core took 160 s of CPU with the runtime's default and
+# 136 s without the spinning, in the same wall time (docs/notebook/ci-time.md). Every process the suites start inherits it.
+export DOTNET_ThreadPool_UnfairSemaphoreSpinLimit=0
 phase=$SECONDS
 read -r busy_before total_before < <(cpu_times)
 lab_lane=tests/Ingest.Lab.Tests/Ingest.Lab.Tests.csproj
