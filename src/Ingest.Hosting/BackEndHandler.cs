@@ -64,9 +64,11 @@ public sealed partial class BackEndHandler(
         {
             if (idempotencyKey is { Length: > 0 and <= MaxKeyLength })
             {
-                await idempotency.RunOnceAsync(idempotencyKey, async token =>
+                // Not cancelled with the request: a keyed forward's events are persisted to the store's own outcome,
+                // which the key then records for the caller's retry (IdempotencyGuard.RunOnceAsync).
+                await idempotency.RunOnceAsync(idempotencyKey, async () =>
                 {
-                    await persister.PersistAsync(events, token);
+                    await persister.PersistAsync(events, CancellationToken.None);
                     persisted = true;
                 }, cancellationToken);
             }

@@ -33,6 +33,37 @@ public sealed class ResilienceTests
     [Theory]
     [InlineData(ClientStrategy.Static)]
     [InlineData(ClientStrategy.LoopDirect)]
+    public async Task AForwardWhoseAttemptTimesOutWhileTheStoreHoldsItsEventsIsPersistedOnce(ClientStrategy strategy)
+    {
+        // The file sink's writer lingers for more requests after the first, so the front-end's attempt times out
+        // after the store has taken the event and before it has written it: the back-end's request is aborted, the
+        // event is written anyway, and the retry (same Idempotency-Key) must wait for that write, not write again.
+        // Seen under a bandwidth cap between the services (FaultTests) as "1 events persisted twice".
+        var store = Directory.CreateTempSubdirectory("ingest-linger-").FullName;
+        try
+        {
+            await using var flow = await Flow.StartAsync(
+                new FlowConfiguration(Strategy: strategy),
+                frontEndExtra: new() { ["Forwarding:AttemptTimeoutMilliseconds"] = "300", ["Forwarding:TimeoutMilliseconds"] = "5000", ["Forwarding:RetryAttempts"] = "3" },
+                backEndExtra: new() { ["Sinks:Default"] = "File", ["Sinks:File:Directory"] = store, ["Sinks:File:LingerMilliseconds"] = "700" });
+
+            using var response = await flow.Client.PostEventAsync(SamplePayloads.Classic);
+
+            Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+            await Task.Delay(1500);
+            Assert.Equal(1, flow.Stats().Total);
+            Assert.Single(Directory.EnumerateFiles(store, "*", SearchOption.AllDirectories).SelectMany(File.ReadLines), line => line.Length > 0);
+            Assert.True(flow.BackEnd.Get<Core.Sinks.IdempotencyGuard>().Duplicates >= 1, "the retry reached the back-end while the first attempt was being written");
+        }
+        finally
+        {
+            Directory.Delete(store, recursive: true);
+        }
+    }
+
+    [Theory]
+    [InlineData(ClientStrategy.Static)]
+    [InlineData(ClientStrategy.LoopDirect)]
     public async Task ADeadBackEndOpensTheCircuitAndIsRefusedAtOnceWith503(ClientStrategy strategy)
     {
         var configuration = new FlowConfiguration(Strategy: strategy);
