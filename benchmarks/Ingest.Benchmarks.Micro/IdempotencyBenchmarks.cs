@@ -15,7 +15,7 @@ public class IdempotencyBenchmarks
 {
     private const int Capacity = IdempotencyOptions.MaxSizedCapacity;
 
-    private static readonly Func<ValueTask> Persist = static () => ValueTask.CompletedTask;
+    private static readonly Func<CancellationToken, ValueTask> Persist = static _ => ValueTask.CompletedTask;
 
     /// <summary>Twice the capacity: a key comes round again only after it has been forgotten.</summary>
     private readonly string[] _keys = [.. Enumerable.Range(0, 2 * Capacity).Select(_ => Guid.NewGuid().ToString("N"))];

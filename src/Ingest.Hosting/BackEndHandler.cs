@@ -64,11 +64,9 @@ public sealed partial class BackEndHandler(
         {
             if (idempotencyKey is { Length: > 0 and <= MaxKeyLength })
             {
-                // Not cancelled with the request: a keyed forward's events are persisted to the store's own outcome,
-                // which the key then records for the caller's retry (IdempotencyGuard.RunOnceAsync).
-                await idempotency.RunOnceAsync(idempotencyKey, async () =>
+                await idempotency.RunOnceAsync(idempotencyKey, async token =>
                 {
-                    await persister.PersistAsync(events, CancellationToken.None);
+                    await persister.PersistAsync(events, token);
                     persisted = true;
                 }, cancellationToken);
             }

@@ -117,7 +117,7 @@ public sealed class WindowBudgetTests(ITestOutputHelper output)
         {
             var key = Guid.NewGuid().ToString("N");
             var before = GC.GetAllocatedBytesForCurrentThread();
-            var run = guard.RunOnceAsync(key, static () => ValueTask.CompletedTask, CancellationToken.None);
+            var run = guard.RunOnceAsync(key, static _ => ValueTask.CompletedTask, CancellationToken.None);
             allocations[i] = GC.GetAllocatedBytesForCurrentThread() - before;
             Assert.True(run.IsCompletedSuccessfully);
         }

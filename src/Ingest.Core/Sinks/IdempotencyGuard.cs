@@ -59,15 +59,8 @@ public sealed class IdempotencyGuard(IOptions<IdempotencyOptions> options, Windo
         }
     }
 
-    /// <summary>
-    /// Runs <paramref name="persist"/> unless this key was persisted (or is being persisted) already.
-    /// <paramref name="persist"/> is given no cancellation: once a store has taken events it writes them whether or not
-    /// the caller still waits (a batching sink queues them), so only the write's own outcome can say whether a retry
-    /// must persist again. A caller that gave up mid-persist (its front-end's attempt timed out and closed the
-    /// connection) used to fail the attempt and free the key, and the retry then wrote the events a second time.
-    /// <paramref name="cancellationToken"/> bounds only the wait for an earlier attempt of the same key.
-    /// </summary>
-    public async ValueTask RunOnceAsync(string key, Func<ValueTask> persist, CancellationToken cancellationToken)
+    /// <summary>Runs <paramref name="persist"/> unless this key was persisted (or is being persisted) already.</summary>
+    public async ValueTask RunOnceAsync(string key, Func<CancellationToken, ValueTask> persist, CancellationToken cancellationToken)
     {
         var id = WindowKey.From(key);
         Task? earlier = null;
@@ -114,7 +107,7 @@ public sealed class IdempotencyGuard(IOptions<IdempotencyOptions> options, Windo
         TaskCompletionSource? waiter;
         try
         {
-            await persist();
+            await persist(cancellationToken);
         }
         catch (Exception ex)
         {

@@ -69,8 +69,11 @@ internal abstract partial class BatchingSink : IEventSink, IAsyncDisposable
             throw;
         }
 
-        // A caller that gives up stops waiting; its events, already queued, are still written.
-        await pending.Task.WaitAsync(cancellationToken);
+        // Queued, the events are written whether or not the caller still waits, so the caller hears the write's own
+        // outcome (bounded by the write timeout) rather than its cancellation: a back-end whose caller gave up here
+        // used to fail the attempt, its idempotency guard forgot the key, and the retry wrote the events a second time
+        // (docs/reliability.md). Cancellation counts only until the store has taken the events, as above.
+        await pending.Task;
     }
 
     public async ValueTask DisposeAsync()
