@@ -98,7 +98,7 @@ public sealed class LabSmokeTests(LabFixture lab)
                 continue;
             }
 
-            var responseFile = Path.Combine(lab.Publisher.IntermediateFolder(project, "linux-x64"), "native", project + ".ilc.rsp");
+            var responseFile = Path.Combine(lab.Publisher.NativeAotIntermediateFolder(project, "linux-x64"), "native", project + ".ilc.rsp");
             var arguments = File.ReadAllLines(responseFile);
             if (Given(arguments, "--mibc:", $"{scenario.Name}.{role}.mibc") is not [{ Exists: true, Length: > 0 }])
             {

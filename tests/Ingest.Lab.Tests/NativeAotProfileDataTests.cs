@@ -24,7 +24,7 @@ public sealed class NativeAotProfileDataTests(LabFixture lab)
         // The same publish the lab's aot set starts (the fixture publishes each flavour once per test run).
         await lab.Publisher.PublishAsync(project, CancellationToken.None, "PublishAot=true", "RuntimeIdentifier=linux-x64");
 
-        var responseFile = Path.Combine(lab.Publisher.IntermediateFolder(project, "linux-x64"), "native", project + ".ilc.rsp");
+        var responseFile = Path.Combine(lab.Publisher.NativeAotIntermediateFolder(project, "linux-x64"), "native", project + ".ilc.rsp");
         Assert.True(File.Exists(responseFile), responseFile + " was not written by the Native AOT publish");
         // The runtime pack's file; a profile-guided publish of the same project (the aot set's *-pgo rows) adds its
         // workload's own .mibc beside it, and may have been the last to write this file.

@@ -5,7 +5,7 @@ namespace Ingest.Lab.Tests;
 /// <summary>
 /// Two publishes of the repository never overlap, whichever processes start them: CI runs the lab's suite beside the
 /// end-to-end suite, and a Native AOT publish given an assembly that a second publish was rewriting failed the compile.
-/// Publishes for a runtime (Native AOT, trimmed) build in a tree of their own, so they only wait for each other.
+/// Publishes for a runtime build in a tree per flavour (Native AOT, trimmed), so they only wait for their flavour's.
 /// </summary>
 public sealed class PublishLockTests : IDisposable
 {
@@ -14,8 +14,8 @@ public sealed class PublishLockTests : IDisposable
     [Fact]
     public async Task ASecondPublishWaitsForTheFirstToEndAndThenGoesOn()
     {
-        var first = await Publisher.PublishLock.TakeAsync(_layout, runtime: null, CancellationToken.None);
-        var second = Publisher.PublishLock.TakeAsync(_layout, runtime: null, CancellationToken.None);
+        var first = await Publisher.PublishLock.TakeAsync(_layout, tree: null, CancellationToken.None);
+        var second = Publisher.PublishLock.TakeAsync(_layout, tree: null, CancellationToken.None);
 
         // However long it is given, the second never gets the turn while the first holds it.
         var ended = await Task.WhenAny(second, Task.Delay(TimeSpan.FromSeconds(1)));
@@ -27,19 +27,27 @@ public sealed class PublishLockTests : IDisposable
     }
 
     [Fact]
-    public async Task APublishForARuntimeHasATreeAndALockOfItsOwn()
+    public async Task APublishForARuntimeHasATreeAndALockOfItsFlavour()
     {
-        await using var frameworkDependent = await Publisher.PublishLock.TakeAsync(_layout, runtime: null, CancellationToken.None);
-        await using var nativeAot = await Publisher.PublishLock.TakeAsync(_layout, "linux-x64", CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(30));
-        Assert.True(nativeAot.CanWrite);
+        var nativeAot = Publisher.TreeOf(["PublishAot=true", "RuntimeIdentifier=linux-x64", "IngestAotProfile=/tmp/a.mibc"]);
+        var trimmed = Publisher.TreeOf(["PublishTrimmed=true", "RuntimeIdentifier=linux-x64", "SelfContained=true"]);
+        Assert.Null(Publisher.TreeOf([]));
+        Assert.Equal("linux-x64-aot", nativeAot);
+        Assert.Equal("linux-x64-trimmed", trimmed);
+        Assert.Equal(nativeAot, Publisher.TreeOf(["RuntimeIdentifier=linux-x64", "PublishAot=true"]));
+
+        await using var frameworkDependent = await Publisher.PublishLock.TakeAsync(_layout, tree: null, CancellationToken.None);
+        await using var nativeAotTurn = await Publisher.PublishLock.TakeAsync(_layout, nativeAot, CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(30));
+        await using var trimmedTurn = await Publisher.PublishLock.TakeAsync(_layout, trimmed, CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(30));
+        Assert.True(nativeAotTurn.CanWrite && trimmedTurn.CanWrite);
     }
 
     [Fact]
     public async Task AWaitingPublishCanBeCancelled()
     {
-        await using var first = await Publisher.PublishLock.TakeAsync(_layout, runtime: null, CancellationToken.None);
+        await using var first = await Publisher.PublishLock.TakeAsync(_layout, tree: null, CancellationToken.None);
         using var cancellation = new CancellationTokenSource(TimeSpan.FromMilliseconds(500));
-        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => Publisher.PublishLock.TakeAsync(_layout, runtime: null, cancellation.Token));
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => Publisher.PublishLock.TakeAsync(_layout, tree: null, cancellation.Token));
     }
 
     public void Dispose() => Directory.Delete(_layout.Root, recursive: true);

@@ -23,21 +23,23 @@ internal sealed class Publisher(RepositoryLayout layout, TextWriter log)
             arguments.Add("-p:" + property);
         }
 
-        // A build for one runtime (Native AOT, trimmed) in a tree of its own, every project it references included: it
-        // restores with that runtime's packages and compiles with other properties than the solution's build, and in the
-        // projects' own obj folders it would rewrite what a framework-dependent publish beside it reads. Its first
-        // publish compiles every project again, without the analyzers: they only report, so the code is the same, and
-        // the solution's build has run them on the same sources (a quarter of each such compile). A framework-dependent
-        // publish keeps the solution build's properties, so after a build it compiles nothing.
-        var runtime = RuntimeOf(properties);
-        if (runtime is not null)
+        // A build for one runtime and flavour (Native AOT, trimmed) in a tree of its own, every project it references
+        // included: it restores with that runtime's packages and compiles with other properties than the solution's build,
+        // and in the projects' own obj folders it would rewrite what a framework-dependent publish beside it reads. Each
+        // flavour has its tree because the two restore different packages and give the analyzers other switches: in one
+        // tree, every switch between them compiled every project again (docs/notebook/ci-time.md#one-tree-per-flavour).
+        // A tree's first publish compiles every project, without the analyzers: they only report, so the code is the
+        // same, and the solution's build has run them on the same sources (a quarter of each such compile). A
+        // framework-dependent publish keeps the solution build's properties, so after a build it compiles nothing.
+        var tree = TreeOf(properties);
+        if (tree is not null)
         {
-            arguments.Add("-p:ArtifactsPath=" + BuildTree(runtime));
+            arguments.Add("-p:ArtifactsPath=" + BuildTree(tree));
             arguments.Add("-p:RunAnalyzers=false");
         }
 
         log.WriteLine($"  publishing {project} {string.Join(" ", properties)}");
-        using var turn = await PublishLock.TakeAsync(layout, runtime, cancellationToken);
+        using var turn = await PublishLock.TakeAsync(layout, tree, cancellationToken);
         var start = new ProcessStartInfo("dotnet", arguments) { RedirectStandardOutput = true, RedirectStandardError = true };
         using var process = Process.Start(start) ?? throw new InvalidOperationException("Could not start dotnet publish.");
         var stdout = process.StandardOutput.ReadToEndAsync(cancellationToken);
@@ -53,30 +55,43 @@ internal sealed class Publisher(RepositoryLayout layout, TextWriter log)
         return dll;
     }
 
-    /// <summary>Where a publish for <paramref name="runtime"/> writes its intermediate files (the Native AOT compiler's
-    /// response file among them): the SDK's artifacts layout, under the runtime's own tree.</summary>
-    public string IntermediateFolder(string project, string runtime) =>
-        Path.Combine(BuildTree(runtime), "obj", project, "release_" + runtime);
+    /// <summary>Where a Native AOT publish for <paramref name="runtime"/> writes its intermediate files (the compiler's
+    /// response file among them): the SDK's artifacts layout, under the tree of that runtime's Native AOT builds.</summary>
+    public string NativeAotIntermediateFolder(string project, string runtime) =>
+        Path.Combine(BuildTree(runtime + "-" + NativeAot), "obj", project, "release_" + runtime);
 
-    private string BuildTree(string runtime) => Path.Combine(layout.Root, "artifacts", "build", runtime);
+    private const string NativeAot = "aot";
 
-    private static string? RuntimeOf(string[] properties) =>
-        properties.Where(p => p.StartsWith("RuntimeIdentifier=", StringComparison.Ordinal)).Select(p => p["RuntimeIdentifier=".Length..]).LastOrDefault();
+    private string BuildTree(string tree) => Path.Combine(layout.Root, "artifacts", "build", tree);
+
+    // The tree a publish for a runtime builds in: "<runtime>-aot", "<runtime>-trimmed", "<runtime>" for another
+    // self-contained one; none for a framework-dependent one.
+    internal static string? TreeOf(string[] properties)
+    {
+        var runtime = Value(properties, "RuntimeIdentifier");
+        return runtime is null ? null
+            : Value(properties, "PublishAot") == "true" ? runtime + "-" + NativeAot
+            : Value(properties, "PublishTrimmed") == "true" ? runtime + "-trimmed"
+            : runtime;
+    }
+
+    private static string? Value(string[] properties, string name) =>
+        properties.Where(p => p.StartsWith(name + "=", StringComparison.Ordinal)).Select(p => p[(name.Length + 1)..]).LastOrDefault();
 
     /// <summary>
     /// One <c>dotnet publish</c> of a build tree at a time, across processes: two publishes of the same tree build the
     /// projects a service references into the same obj folders, so two at once — the lab's suite beside the end-to-end
     /// suite in CI, or two lab runs — can hand a compiler an assembly the other is still writing (a Native AOT compile
     /// failed so, before each runtime had its tree). The framework-dependent tree (the projects' own folders, which the
-    /// solution's build fills) and each runtime's have a lock of their own: an advisory lock on a file in the artifacts
+    /// solution's build fills) and each runtime's and flavour's have a lock of their own: an advisory lock on a file in the artifacts
     /// folder, released when the process holding it exits, however it exits.
     /// </summary>
     internal static class PublishLock
     {
-        public static async Task<FileStream> TakeAsync(RepositoryLayout layout, string? runtime, CancellationToken cancellationToken)
+        public static async Task<FileStream> TakeAsync(RepositoryLayout layout, string? tree, CancellationToken cancellationToken)
         {
             Directory.CreateDirectory(layout.Artifacts);
-            var path = Path.Combine(layout.Artifacts, runtime is null ? ".publish.lock" : $".publish-{runtime}.lock");
+            var path = Path.Combine(layout.Artifacts, tree is null ? ".publish.lock" : $".publish-{tree}.lock");
             while (true)
             {
                 try
