@@ -42,11 +42,12 @@ ensure_debian_packages curl wrk libuv1 chromium golang-go golang-github-valyala-
     || echo "Continuing: the tests that need a missing package will fail and say so."
 echo "== installs: $((SECONDS - started)) s (the .NET build beside them)"
 
-# The Rust baseline's release binary, once its toolchain is in, built beside the .NET build and on into the first tests:
-# it outlasts the .NET build, and waiting for it held every test back (docs/notebook/ci-time.md). Its first users come
-# much later: the Go suite's conformance run waits for it below, and the lab's tests run the same script, which waits
-# for this build's lock and then finds the binary built.
-suite rust-build bash src/baselines/rust/build.sh &
+# The Rust baseline's binary, once its toolchain is in, built beside the .NET build and on into the first tests. Cargo's
+# dev profile, as the Rust tests build it: the tests here check behaviour, never speed, and the release profile's
+# whole-program optimisation cost CI three minutes of CPU; the Rust suite then reuses this build
+# (docs/notebook/ci-time.md#the-rust-peer-in-ci). The Go suite's conformance run waits for it below, and the lab's
+# tests run the same script with the same profile, which waits for this build's lock and then finds the binary built.
+suite rust-build bash src/baselines/rust/build.sh --profile dev &
 rust_build=$!
 wait "$dotnet_build"
 dotnet_exit=$?

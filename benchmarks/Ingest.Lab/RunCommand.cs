@@ -58,7 +58,7 @@ internal sealed class RunCommand(RepositoryLayout layout, TextWriter output, Pub
         var pinning = Pinning.For(options.Pin, machine.Cores);
         output.WriteLine($"  {machine.CpuModel}, {machine.Cores} cores; {pinning.Describe()}");
 
-        var artifacts = new Artifacts(layout, publisher ?? new Publisher(layout, output), output);
+        var artifacts = new Artifacts(layout, publisher ?? new Publisher(layout, output), output, checksOnly: options.Smoke);
         var loadGenerator = new LoadGenDriver(artifacts.LoadGeneratorAsync);
         ILoadDriver? wrk = null;
         if (options.Wrk)

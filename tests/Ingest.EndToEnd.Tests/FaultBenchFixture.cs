@@ -43,7 +43,7 @@ public sealed class FaultBenchFixture : IAsyncLifetime
         }
 
         var layout = RepositoryLayout.Find();
-        var artifacts = new Artifacts(layout, new Publisher(layout, TextWriter.Null), TextWriter.Null);
+        var artifacts = new Artifacts(layout, new Publisher(layout, TextWriter.Null), TextWriter.Null, checksOnly: true);
         _bench = await FaultBench.StartAsync(artifacts, Options, _work, TextWriter.Null, CancellationToken.None);
     }
 

@@ -12,7 +12,7 @@ public sealed class Services : IDisposable
     {
         Layout = RepositoryLayout.Find();
         Publisher = new Publisher(Layout, TextWriter.Null);
-        Artifacts = new Artifacts(Layout, Publisher, TextWriter.Null);
+        Artifacts = new Artifacts(Layout, Publisher, TextWriter.Null, checksOnly: true);
         LoadGenerator = new LoadGenDriver(Artifacts.LoadGeneratorAsync);
         Work = Directory.CreateTempSubdirectory("ingest-e2e-").FullName;
     }

@@ -12,7 +12,7 @@ public sealed class LabFixture : IDisposable
         Layout = RepositoryLayout.Find();
         Output = Directory.CreateTempSubdirectory("ingest-lab-tests-").FullName;
         Publisher = new Publisher(Layout, TextWriter.Null);
-        Artifacts = new Artifacts(Layout, Publisher, TextWriter.Null);
+        Artifacts = new Artifacts(Layout, Publisher, TextWriter.Null, checksOnly: true);
         LoadGenerator = new LoadGenDriver(Artifacts.LoadGeneratorAsync);
     }
 

@@ -117,6 +117,17 @@ public sealed class LabUnitTests
     }
 
     [Fact]
+    public void ARunThatOnlyChecksBuildsTheRustPeerInTheDevProfileAndAMeasurementInRelease()
+    {
+        // The measured peer is the release build (whole-program optimisation), whatever ran before on this checkout;
+        // a smoke or a test run builds what the Rust tests build, and Go builds one way.
+        Assert.Equal(["--profile", "release"], Artifacts.BuildArguments("rust", checksOnly: false));
+        Assert.Equal(["--profile", "dev"], Artifacts.BuildArguments("rust", checksOnly: true));
+        Assert.Empty(Artifacts.BuildArguments("go", checksOnly: false));
+        Assert.Empty(Artifacts.BuildArguments("go", checksOnly: true));
+    }
+
+    [Fact]
     public void SmokeOptionsAreShortDefaultsThatOtherFlagsStillOverrideWhereverTheyStand()
     {
         var (options, errors) = LabOptions.Parse(["--duration", "2", "--set", "all", "--smoke"]);

@@ -7,8 +7,11 @@ namespace Ingest.Lab.Running;
 /// <summary>
 /// The programs a run starts, built once per run: the .NET services published in Release (JIT or Native
 /// AOT), the load generator, and the Go and Rust baselines built with Debian's toolchains (each baseline's build.sh).
+/// A run that checks behaviour rather than speed (<paramref name="checksOnly"/>: a smoke, the tests) builds the Rust
+/// peer in cargo's dev profile, which its own tests build too; every other run builds the release profile it is
+/// measured with.
 /// </summary>
-internal sealed class Artifacts(RepositoryLayout layout, Publisher publisher, TextWriter log)
+internal sealed class Artifacts(RepositoryLayout layout, Publisher publisher, TextWriter log, bool checksOnly = false)
 {
     private readonly Dictionary<string, Task<string?>> _builds = [];
 
@@ -134,8 +137,9 @@ internal sealed class Artifacts(RepositoryLayout layout, Publisher publisher, Te
             return $"the {Title(baseline)} baselines are not in this checkout";
         }
 
-        log.WriteLine($"  building the {Title(baseline)} baselines");
-        var start = new ProcessStartInfo("bash", [script]) { RedirectStandardOutput = true, RedirectStandardError = true };
+        var arguments = BuildArguments(baseline, checksOnly);
+        log.WriteLine($"  building the {Title(baseline)} baselines{(arguments.Length > 0 ? $" ({string.Join(" ", arguments)})" : "")}");
+        var start = new ProcessStartInfo("bash", [script, .. arguments]) { RedirectStandardOutput = true, RedirectStandardError = true };
         using var process = Process.Start(start)!;
         var stdout = process.StandardOutput.ReadToEndAsync(cancellationToken);
         var stderr = process.StandardError.ReadToEndAsync(cancellationToken);
@@ -149,6 +153,10 @@ internal sealed class Artifacts(RepositoryLayout layout, Publisher publisher, Te
         log.WriteLine($"  {Title(baseline)} baselines: " + output.Replace("\n", "\n    ", StringComparison.Ordinal));
         return $"the {Title(baseline)} build failed or was partial: " + output.Split('\n').LastOrDefault();
     }
+
+    /// <summary>What a baseline's build.sh is given: the Rust one's profile (Go builds one way).</summary>
+    internal static string[] BuildArguments(string baseline, bool checksOnly) =>
+        baseline == "rust" ? ["--profile", checksOnly ? "dev" : "release"] : [];
 
     /// <summary>"Go", "Rust": a baseline's folder name as its language is written.</summary>
     private static string Title(string baseline) => char.ToUpperInvariant(baseline[0]) + baseline[1..];

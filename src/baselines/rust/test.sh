@@ -32,9 +32,8 @@ if ! find_cargo || ! find_crates; then
 fi
 echo "Rust: $CARGO ($("$CARGO" --version)), rustc ${RUSTC:-rustc} ($("${RUSTC:-rustc}" --version))"
 
-# Test builds without debug information and without incremental state: nothing in a test run reads either, and leaving
-# them out of the dependencies' debug build saves about a fifth of its time.
-export CARGO_PROFILE_DEV_DEBUG=0 CARGO_INCREMENTAL=0
+# The dev profile as build.sh --profile dev builds it: after that build, the tests compile only their own harnesses.
+dev_profile_env
 log="$(mktemp -t ingest-rust-test.XXXXXX)"
 trap 'rm -f "$log"' EXIT
 run_cargo test --no-fail-fast >"$log" 2>&1
