@@ -47,17 +47,17 @@ echo "== installs: $((SECONDS - started)) s (the .NET build beside them)"
 # whole-program optimisation cost CI three minutes of CPU; the Rust suite then reuses this build
 # (docs/notebook/ci-time.md#the-rust-peer-in-ci). The Go suite's conformance run waits for it below, and the lab's
 # tests run the same script with the same profile, which waits for this build's lock and then finds the binary built.
-suite rust-build bash src/baselines/rust/build.sh --profile dev &
-rust_build=$!
+{ suite rust-build bash src/baselines/rust/build.sh --profile dev; echo $? > "$results/rust-build.exit"; } &
 wait "$dotnet_build"
 dotnet_exit=$?
 [ "$dotnet_exit" -eq 0 ] || cat "$results/dotnet-build.log"
-echo "== .NET build: $((SECONDS - started)) s since the start (the Rust release build goes on beside the tests)"
+echo "== .NET build: $((SECONDS - started)) s since the start (the Rust build goes on beside the tests)"
 
+# A .NET test project, or the part of it a filter picks under a name of its own: dotnet_suite PROJECT [NAME FILTER]
 dotnet_suite() {
-    local name
-    name=$(basename "$1" .csproj)
-    suite "$name" dotnet test "$1" -c Release --no-build --nologo -tl:off \
+    local project=$1 name=${2:-$(basename "$1" .csproj)} filter=()
+    [ -n "${3:-}" ] && filter=(--filter "$3")
+    suite "$name" dotnet test "$project" -c Release --no-build --nologo -tl:off "${filter[@]}" \
         --logger "trx;LogFileName=$name.trx" --results-directory "$results/dotnet" \
         -- RunConfiguration.TreatNoTestsAsError=true
 }
@@ -67,28 +67,68 @@ cpu_times() {
     awk '/^cpu / { busy = $2 + $3 + $4 + $7 + $8 + $9; print busy, busy + $5 + $6; exit }' /proc/stat
 }
 
-# Two lanes side by side, as the two cores allow: the lab's suite, which spends most of its time in Native AOT publishes
-# and in services it starts and waits for, beside every other suite one after another. Each suite writes a log of its
-# own, so the lanes' output never mixes; a test that starts a service under a deadline gives it room for a loaded machine.
-# (A third lane, the lab's Native AOT builds in a test process of their own, kept both cores 99% busy and gained about
-# a minute, but starved the lab's one-second smoke runs of their first answers.)
+# Two lanes side by side, as the two cores allow, each taking the next job of one queue when it is free, so neither
+# waits idle while the other still has minutes of work. The queue starts with the longest jobs: the lab suite's Native
+# AOT and trimmed builds (its tests with the trait Builds=Native, most of its time), the rest of the lab suite, the
+# end-to-end and hosting suites; then every other suite; the Go and Rust suites last, once the Rust build is done.
+# Each job writes a log of its own, so the lanes' output never mixes; a test that starts a service under a deadline
+# gives it room for a loaded machine. (With the lab suite as one lane beside all the rest, the other lane ended minutes
+# earlier and left a core idle: docs/notebook/ci-time.md#a-queue-for-two-lanes. A third lane starved the lab's smoke
+# runs of their first answers.)
 # Both cores are busy through the test phase, and a .NET thread pool whose workers spin before they sleep spends CPU
 # the other lane needs: the end-to-end suite beside one busy core took 160 s of CPU with the runtime's default and
 # 136 s without the spinning, in the same wall time (docs/notebook/ci-time.md). Every process the suites start inherits it.
 export DOTNET_ThreadPool_UnfairSemaphoreSpinLimit=0
+lab=tests/Ingest.Lab.Tests/Ingest.Lab.Tests.csproj
+first=(lab-native lab tests/Ingest.EndToEnd.Tests/Ingest.EndToEnd.Tests.csproj tests/Ingest.Hosting.Tests/Ingest.Hosting.Tests.csproj)
+{
+    printf '%s\n' "${first[@]}"
+    for project in tests/*/*.Tests.csproj; do
+        [[ " ${first[*]} $lab " == *" $project "* ]] || echo "$project"
+    done
+    echo go
+    echo rust
+} > "$results/queue"
+
+# Prints the queue's next job and takes it off, or fails when the queue is empty.
+take_job() {
+    (
+        flock 9
+        local job
+        job=$(head -n 1 "$results/queue")
+        [ -n "$job" ] || exit 1
+        sed -i 1d "$results/queue"
+        echo "$job"
+    ) 9> "$results/queue.lock"
+}
+
+run_job() {
+    case "$1" in
+        lab-native) dotnet_suite "$lab" Ingest.Lab.Tests-native "Builds=Native" ;;
+        lab) dotnet_suite "$lab" Ingest.Lab.Tests "Builds!=Native" ;;
+        go | rust)
+            until [ -f "$results/rust-build.exit" ]; do sleep 1; done
+            suite "$1" bash "src/baselines/$1/test.sh" ;;
+        *) dotnet_suite "$1" ;;
+    esac
+}
+
+lane() {
+    local job
+    while job=$(take_job); do
+        run_job "$job"
+    done
+}
+
 phase=$SECONDS
 read -r busy_before total_before < <(cpu_times)
-lab_lane=tests/Ingest.Lab.Tests/Ingest.Lab.Tests.csproj
-dotnet_suite "$lab_lane" &
-lab=$!
-for project in tests/*/*.Tests.csproj; do
-    [ "$project" = "$lab_lane" ] || dotnet_suite "$project"
-done
-wait "$rust_build" \
-    || { cat "$results/rust-build.log"; echo "The Rust baseline did not build: its tests and rows will fail and say so."; }
-suite go bash src/baselines/go/test.sh
-suite rust bash src/baselines/rust/test.sh
-wait "$lab"
+lane &
+other_lane=$!
+lane
+wait "$other_lane"
+wait
+[ "$(cat "$results/rust-build.exit" 2>/dev/null)" = 0 ] \
+    || { cat "$results/rust-build.log"; echo "The Rust baseline did not build: its tests and rows failed and said so."; }
 read -r busy_after total_after < <(cpu_times)
 echo "== tests: $((SECONDS - phase)) s, the machine's cores $(awk -v b=$((busy_after - busy_before)) -v t=$((total_after - total_before)) -v n="$(nproc)" 'BEGIN { printf "%.0f%% busy (%.2f of %d)", 100 * b / t, n * b / t, n }'):"
 sort -k2 -n -r "$results/durations" | awk '{ printf "   %-32s %5d s %6d s CPU%s\n", $1, $2, $4, ($3 == 0 ? "" : "  (exit " $3 ")") }'

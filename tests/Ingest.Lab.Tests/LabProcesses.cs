@@ -9,4 +9,12 @@ namespace Ingest.Lab.Tests;
 public sealed class LabProcesses : ICollectionFixture<LabFixture>
 {
     public const string Name = "Lab scenarios on real processes";
+
+    /// <summary>The trait of the tests that compile the Native AOT and trimmed builds (<c>Builds=Native</c>): most of this
+    /// suite's time, so CI runs them as one job and the rest of the suite as another, each lane taking the next job when
+    /// it is free (tests/test.sh).</summary>
+    public const string Builds = "Builds";
+
+    /// <summary>The value of <see cref="Builds"/> for those tests.</summary>
+    public const string Native = "Native";
 }

@@ -15,9 +15,16 @@ public sealed class LabSmokeTests(LabFixture lab)
     /// <summary>Every set but <c>storage</c>: LabScenarioTests.TheStorageSetRunsEverySinkAgainstRealStoresAndRemovesThemAfterwards
     /// runs each of its scenarios (a superset of one per way of starting) with the same checks and more, and starting its real
     /// stores twice would cost CI a minute for nothing.</summary>
-    public static TheoryData<string> Sets => [.. ScenarioCatalogue.Sets.Where(set => set != StorageSet)];
+    public static TheoryData<string> Sets => [.. ScenarioCatalogue.Sets.Where(set => set is not StorageSet and not AotSet)];
 
     internal const string StorageSet = "storage";
+
+    private const string AotSet = "aot";
+
+    /// <summary>The <c>aot</c> set's smoke, with the other tests that compile Native AOT and trimmed builds (its trait).</summary>
+    [Fact]
+    [Trait(LabProcesses.Builds, LabProcesses.Native)]
+    public Task EveryWayOfStartingOfTheAotSetStartsServesAndLosesNothing() => EveryWayOfStartingOfTheSetStartsServesAndLosesNothing(AotSet);
 
     [Theory]
     [MemberData(nameof(Sets))]

@@ -13,6 +13,7 @@ namespace Ingest.Lab.Tests;
 /// AOT publish is given them unless told otherwise, and they must still describe the code as it is.
 /// </summary>
 [Collection(LabProcesses.Name)]
+[Trait(LabProcesses.Builds, LabProcesses.Native)]
 public sealed class NativeAotProfileDataTests(LabFixture lab)
 {
     public static TheoryData<string> Services => ["Ingest.FrontEnd", "Ingest.BackEnd"];

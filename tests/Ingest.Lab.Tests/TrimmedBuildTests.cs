@@ -13,6 +13,7 @@ namespace Ingest.Lab.Tests;
 /// That it starts and serves is the smoke test's (LabSmokeTests, the aot set).
 /// </summary>
 [Collection(LabProcesses.Name)]
+[Trait(LabProcesses.Builds, LabProcesses.Native)]
 public sealed class TrimmedBuildTests(LabFixture lab)
 {
     [Fact]
