@@ -2,7 +2,7 @@
 # Runs every test of the repository — the .NET suites and the Go and Rust baselines' — and ends with one line:
 #   tests: N passed, N failed, N skipped   (each skipped test is listed above it with its reason)
 # It installs what the tests need on a fresh machine (Debian packages) while the .NET solution builds, builds the Rust
-# baseline once, then runs the suites in two lanes (the lab's beside the others) and prints each suite's duration.
+# baseline once, then runs the suites in two lanes that take them from one queue and prints each suite's duration.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
