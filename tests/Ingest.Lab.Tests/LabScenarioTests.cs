@@ -42,9 +42,11 @@ public sealed class LabScenarioTests(LabFixture lab)
             Assert.True((long)measured["processes"]!["front-end"]!["peakResidentBytes"]! > 0);
         }
 
-        // Warm-up and both repeats: 900 classic payloads acknowledged and persisted.
-        Assert.Equal(900, (long)scenario["loss"]!["acknowledged"]!);
-        Assert.Equal(900, (long)scenario["loss"]!["persisted"]!);
+        // Both repeats and the warm-up, which ends at its 300 requests or its second, whichever comes first (CI's loaded
+        // machine once served 155 in that second): every one acknowledged is persisted.
+        var acknowledged = (long)scenario["loss"]!["acknowledged"]!;
+        Assert.InRange(acknowledged, 600 + 1, 900);
+        Assert.Equal(acknowledged, (long)scenario["loss"]!["persisted"]!);
         Assert.False(string.IsNullOrEmpty((string?)results["machine"]!["kernel"]));
 
         var summary = await File.ReadAllTextAsync(Path.Combine(run, ResultFiles.SummaryMarkdown));
