@@ -25,7 +25,7 @@ public sealed class LabScenarioTests(LabFixture lab)
     {
         var folder = Path.Combine(lab.Output, "smoke");
         var exit = await new RunCommand(lab.Layout, TextWriter.Null, lab.Publisher).RunAsync(
-            Tiny with { Sets = ["smoke"], Output = folder }, "test", CancellationToken.None);
+            Tiny with { Sets = ["smoke"], Output = folder, Duration = TimeSpan.FromSeconds(30) }, "test", CancellationToken.None);
 
         Assert.Equal(0, exit);
         var run = Assert.Single(Directory.GetDirectories(folder));
@@ -36,7 +36,8 @@ public sealed class LabScenarioTests(LabFixture lab)
         Assert.Equal(1.0, (double)scenario["warmupSeconds"]!);
         foreach (var measured in scenario["runs"]!.AsArray())
         {
-            Assert.Equal(300, (long)measured!["successful"]!);
+            // A repeat ends at its 300 requests; its time cap is only there for a machine too busy to serve them.
+            Assert.True((long)measured!["successful"]! == 300, measured.ToJsonString());
             Assert.True((double)measured["requestsPerSecond"]! > 0);
             Assert.True((double)measured["latency"]!["p99"]! > 0);
             Assert.True((long)measured["processes"]!["front-end"]!["peakResidentBytes"]! > 0);
