@@ -7,9 +7,9 @@ namespace Ingest.Core.Tests.Direct;
 
 /// <summary>
 /// LoopDirect's pool of one loop's connections to one back-end (<see cref="DirectConnectionPool"/>): a kept connection
-/// serves the next forward, one past its lifetime or left unusable is replaced, a connection limit makes the next
-/// forward wait for one to come back (and a waiter that gives up frees nothing it did not hold), and a failed connect
-/// is an <see cref="HttpRequestException"/> that leaves no slot taken.
+/// serves the next forward, one past its lifetime or left unusable is replaced, at a connection limit the next forward
+/// is pipelined behind the least busy connection (and one taken out of use closes when its last exchange is done), and
+/// a failed connect is an <see cref="HttpRequestException"/> that leaves no slot taken.
 /// </summary>
 public sealed class DirectConnectionPoolTests
 {
@@ -66,37 +66,63 @@ public sealed class DirectConnectionPoolTests
     }
 
     [Fact]
-    public async Task AtTheLimitAForwardWaitsForAConnectionToComeBackAndGetsThatOne()
+    public async Task AtTheLimitAForwardGoesBehindTheLeastBusyConnectionWithoutWaiting()
+    {
+        await using var pool = Pool(2, Long);
+        var first = await pool.RentAsync(fresh: false, CancellationToken.None);
+        var second = await pool.RentAsync(fresh: false, CancellationToken.None);
+        var third = await pool.RentAsync(fresh: false, CancellationToken.None);
+        var fourth = await pool.RentAsync(fresh: true, CancellationToken.None);
+
+        Assert.NotSame(first, second);
+        Assert.Same(first, third);
+        Assert.Same(second, fourth);
+        Assert.Equal(2, _opened.Count);
+        Assert.Equal(2, pool.Open);
+
+        // Nothing in flight on a connection any more: it waits idle for the next forward, the warmest first.
+        pool.Return(second);
+        pool.Return(fourth);
+        pool.Return(first);
+        Assert.Same(second, pool.TryTakeIdle());
+        Assert.Null(pool.TryTakeIdle());
+        pool.Return(third);
+        Assert.Same(first, pool.TryTakeIdle());
+    }
+
+    [Fact]
+    public async Task AConnectionClosedWithExchangesOnItTakesNoNewOneAndClosesWhenTheLastIsDone()
     {
         await using var pool = Pool(1, Long);
-        var first = await pool.RentAsync(fresh: false, CancellationToken.None);
+        var held = await pool.RentAsync(fresh: false, CancellationToken.None);
+        var behind = await pool.RentAsync(fresh: false, CancellationToken.None);
+        Assert.Same(held, behind);
 
-        var waiting = pool.RentAsync(fresh: false, CancellationToken.None).AsTask();
-        await Task.Delay(50);
-        Assert.False(waiting.IsCompleted);
-        await first.ExchangeAsync(Head, Payload);
-        pool.Return(first);
+        pool.Close(held);
+        Assert.False(_opened[0].Disposed);
+        var next = await pool.RentAsync(fresh: false, CancellationToken.None);
+        Assert.NotSame(held, next);
+        Assert.Equal(2, pool.Open);
 
-        Assert.Same(first, await waiting.WaitAsync(TimeSpan.FromSeconds(10)));
-        Assert.Single(_opened);
+        pool.Return(behind);
+        Assert.True(_opened[0].Disposed);
         Assert.Equal(1, pool.Open);
     }
 
     [Fact]
-    public async Task AWaiterThatGivesUpLeavesTheSlotsAsTheyWereAndAClosedConnectionLetsTheNextOneOpen()
+    public async Task AtTheLimitWhileTheConnectionsAreStillOpeningAForwardWaitsForOneAndGoesBehindIt()
     {
-        await using var pool = Pool(1, Long);
-        var held = await pool.RentAsync(fresh: false, CancellationToken.None);
-        using var giveUp = new CancellationTokenSource(TimeSpan.FromMilliseconds(50));
+        var connected = new TaskCompletionSource<Stream>(TaskCreationOptions.RunContinuationsAsynchronously);
+        await using var pool = new DirectConnectionPool(_ => new ValueTask<Stream>(connected.Task), 1, Long);
 
-        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => pool.RentAsync(fresh: false, giveUp.Token).AsTask());
+        var opening = pool.RentAsync(fresh: false, CancellationToken.None).AsTask();
+        var behind = pool.RentAsync(fresh: false, CancellationToken.None).AsTask();
+        await Task.Delay(50);
+        Assert.False(behind.IsCompleted);
         Assert.Equal(1, pool.Open);
 
-        var next = pool.RentAsync(fresh: false, CancellationToken.None).AsTask();
-        pool.Close(held);
-        var opened = await next.WaitAsync(TimeSpan.FromSeconds(10));
-        Assert.NotSame(held, opened);
-        Assert.Equal(2, _opened.Count);
+        connected.SetResult(new CannedStream(Ok, Ok));
+        Assert.Same(await opening.WaitAsync(TimeSpan.FromSeconds(10)), await behind.WaitAsync(TimeSpan.FromSeconds(10)));
         Assert.Equal(1, pool.Open);
     }
 

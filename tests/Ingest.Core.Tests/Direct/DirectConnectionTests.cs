@@ -238,15 +238,14 @@ public sealed class DirectConnectionTests
     public async Task AnExchangePastItsDeadlineIsCancelledWhereItWaitsAndItsConnectionIsNotReused()
     {
         var connection = new DirectConnection(new CannedStream { Silent = true });
-        connection.Arm(deadline: 1_000, CancellationToken.None);
-        var exchange = connection.ExchangeAsync(Head, Payload).AsTask();
+        var exchange = connection.ExchangeAsync(Head, Payload, deadline: 1_000).AsTask();
 
         Assert.False(connection.AbortIfDue(now: 999));
         Assert.False(exchange.IsCompleted);
         Assert.True(connection.AbortIfDue(now: 1_000));
 
         await Assert.ThrowsAnyAsync<OperationCanceledException>(() => exchange);
-        Assert.False(connection.Disarm());
+        Assert.True(connection.Aborted);
         Assert.False(connection.Reusable);
         Assert.False(connection.AbortIfDue(now: 2_000));
     }
@@ -256,8 +255,7 @@ public sealed class DirectConnectionTests
     {
         using var caller = new CancellationTokenSource();
         var connection = new DirectConnection(new CannedStream { Silent = true });
-        connection.Arm(deadline: long.MaxValue, caller.Token);
-        var exchange = connection.ExchangeAsync(Head, Payload).AsTask();
+        var exchange = connection.ExchangeAsync(Head, Payload, deadline: long.MaxValue, caller.Token).AsTask();
 
         Assert.False(connection.AbortIfDue(now: 0));
         await caller.CancelAsync();
@@ -266,14 +264,13 @@ public sealed class DirectConnectionTests
     }
 
     [Fact]
-    public async Task AnExchangeDisarmedOnTimeIsNeverAbortedAndItsConnectionServesTheNext()
+    public async Task AnExchangeAnsweredInTimeIsNeverAbortedAndItsConnectionServesTheNext()
     {
         var connection = new DirectConnection(new CannedStream(Ok, Ok));
-        connection.Arm(deadline: 1_000, CancellationToken.None);
-        Assert.Equal(200, (await connection.ExchangeAsync(Head, Payload)).Status);
-        Assert.True(connection.Disarm());
+        Assert.Equal(200, (await connection.ExchangeAsync(Head, Payload, deadline: 1_000)).Status);
 
         Assert.False(connection.AbortIfDue(now: 5_000));
+        Assert.False(connection.Aborted);
         Assert.True(connection.Reusable);
         Assert.Equal(200, (await connection.ExchangeAsync(Head, Payload)).Status);
     }

@@ -192,28 +192,26 @@ internal sealed class LoopDirectSender : IBackEndSender, IAsyncDisposable
                 }
             }
 
-            connection.Arm(deadline, cancellationToken);
             try
             {
-                var reply = await connection.ExchangeAsync(_heads[target], payload);
-                if (connection.Disarm())
-                {
-                    pool.Return(connection);
-                }
-                else
-                {
-                    // The sweep cancelled it as the answer came: the answer counts, the connection does not go back.
-                    pool.Close(connection);
-                }
+                var reply = await connection.ExchangeAsync(_heads[target], payload, deadline, cancellationToken);
 
+                // Closed if it cannot carry another exchange (the sweep aborted it as this answer came: the answer counts).
+                pool.Return(connection);
                 return reply;
             }
-            catch (Exception error) when (!connection.Disarm())
+            catch (Exception error) when (connection.Aborted)
             {
-                // Cancelled by the sweep: the caller went away, or the attempt's deadline passed.
+                // Cancelled by the sweep: the caller went away, this attempt's deadline passed, or the deadline of another
+                // attempt pipelined on the same connection did (its answer would have come before this one's).
                 pool.Close(connection);
                 cancellationToken.ThrowIfCancellationRequested();
-                throw new TimeoutRejectedException($"The attempt's deadline ({_attemptTimeoutMs} ms, or the forward's) passed.", TimeSpan.FromMilliseconds(_attemptTimeoutMs), error);
+                if (Environment.TickCount64 >= deadline)
+                {
+                    throw new TimeoutRejectedException($"The attempt's deadline ({_attemptTimeoutMs} ms, or the forward's) passed.", TimeSpan.FromMilliseconds(_attemptTimeoutMs), error);
+                }
+
+                throw new HttpRequestException(HttpRequestError.Unknown, "The connection was aborted for another forward on it, past its deadline, before this forward's answer.", error);
             }
             catch (StaleConnectionException error) when (stale is null)
             {
@@ -231,7 +229,7 @@ internal sealed class LoopDirectSender : IBackEndSender, IAsyncDisposable
         }
     }
 
-    /// <summary>A new connection, or one given back at the connection limit: the slow path, with a deadline of its own.</summary>
+    /// <summary>A new connection, or at the connection limit the least busy one: the slow path, with a deadline of its own.</summary>
     private static async ValueTask<DirectConnection> RentAsync(DirectConnectionPool pool, bool fresh, long deadline, CancellationToken cancellationToken)
     {
         using var limit = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
