@@ -33,6 +33,7 @@ internal static class CrankConfig
         ["Ingest:ApiStyle"] = "apiStyle",
         ["Forwarding:ClientStrategy"] = "clientStrategy",
         ["Forwarding:Mode"] = "forwardingMode",
+        ["Forwarding:MaxConnectionsPerServer"] = "maxConnectionsPerServer",
         ["Forwarding:RetryAttempts"] = "retryAttempts",
         ["Forwarding:BreakerBreakSeconds"] = "breakerBreakSeconds",
         ["Forwarding:AttemptTimeoutMilliseconds"] = "attemptTimeoutMs",
