@@ -71,6 +71,7 @@ public sealed class LabScenarioTests(LabFixture lab)
             Rounds = 2,
             KeepServices = true,
             Rewarm = TimeSpan.FromSeconds(1),
+            Duration = TimeSpan.FromSeconds(30), // repeats end at their 300 requests; the cap is for a busy machine
         };
         var exit = await new RunCommand(lab.Layout, output, lab.Publisher).RunAsync(options, "test", CancellationToken.None);
 
@@ -79,12 +80,14 @@ public sealed class LabScenarioTests(LabFixture lab)
         var report = ResultFiles.Read(run);
         foreach (var scenario in report.Scenarios)
         {
-            // Both rounds' repeats, each round's loss check on what that round sent (warm-up and two repeats of 300):
-            // round 2 counts from the back-end's total at round 1's check, so it passes only against the same back-end
-            // process — a restarted one would have persisted 900 in all, and round 2 would find nothing new.
+            // Both rounds' repeats, each round's loss check on what that round sent (its warm-up, which ends at its 300
+            // requests or its second, and two repeats of 300): round 2 counts from the back-end's total at round 1's
+            // check, so it passes only against the same back-end process — a restarted one would have counted from 0
+            // and found fewer than round 2 sent. The exact total depends on what the warm-ups served in their second.
             Assert.True(scenario.Status == ScenarioStatus.Passed, scenario.Reason);
-            Assert.Equal(4, scenario.Runs.Count);
-            Assert.Equal(new LoadGen.LossCheck(1_800, 0, 1_800), scenario.Loss);
+            Assert.True(scenario.Runs.Count == 4 && scenario.Runs.All(r => r.Successful == 300), string.Join("; ", scenario.Runs.Select(r => $"{r.Successful} acknowledged, errors {r.ErrorCount}")));
+            var loss = scenario.Loss!;
+            Assert.True(loss.Unknown == 0 && loss.Persisted == loss.Acknowledged && loss.Acknowledged is > 1_200 and <= 1_800, loss.Describe());
         }
 
         // The verdict the console ends with, summary.md and report.html open with, and the headline's own record.
