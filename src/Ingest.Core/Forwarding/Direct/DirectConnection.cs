@@ -270,8 +270,8 @@ internal sealed class DirectConnection(Stream stream) : IAsyncDisposable, IBuffe
 
             lock (_lock)
             {
+                // A failure meanwhile (FailAll) emptied the queue and ended the hand-over.
                 next = _failed is null ? NextLocked() : null;
-                _handingOver &= next is not null;
             }
         }
     }
