@@ -54,6 +54,9 @@ internal sealed record LabFlags
     /// <summary><c>--fit-memory</c>.</summary>
     public bool FitMemory { get; init; }
 
+    /// <summary><c>--front-end</c>; null = not given.</summary>
+    public IReadOnlyDictionary<string, string>? FrontEndSettings { get; init; }
+
     /// <summary><c>--output</c>; null = not given.</summary>
     public string? Output { get; init; }
 }

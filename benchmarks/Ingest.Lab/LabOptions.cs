@@ -63,6 +63,11 @@ internal sealed record LabOptions
     /// (<c>--fit-memory</c>, see <see cref="Running.MemoryFitSearch"/>). Defaults to off.</summary>
     public bool FitMemory { get; init; }
 
+    /// <summary>Settings on top of the scenario's for every .NET front-end of the run (<c>--front-end Key=Value</c>), e.g. a
+    /// longer forward deadline; the peers' front-ends keep theirs. Each scenario's result records its front-end with
+    /// them. Defaults to none.</summary>
+    public IReadOnlyDictionary<string, string> FrontEndSettings { get; init; } = Catalogue.ServiceSpec.None;
+
     /// <summary>Where results/&lt;timestamp&gt; goes. Defaults to the repository's results folder.</summary>
     public string? Output { get; init; }
 
@@ -101,6 +106,12 @@ internal sealed record LabOptions
     /// Where the chosen sets' plan meets the flags that were given: the one place a run's options are made. Every flag
     /// that was given wins; every one that was not takes the plan's value (<see cref="PlanFor"/>).
     /// </summary>
+    /// <summary><paramref name="scenario"/> as this run starts it: with <see cref="FrontEndSettings"/> on a .NET front-end.</summary>
+    public Catalogue.Scenario Configure(Catalogue.Scenario scenario) =>
+        scenario.FrontEnd.Implementation == Catalogue.Implementation.DotNet && FrontEndSettings.Count > 0
+            ? scenario with { FrontEnd = scenario.FrontEnd.With([.. FrontEndSettings.Select(s => (s.Key, s.Value))]) }
+            : scenario;
+
     public static LabOptions From(IReadOnlyList<string> sets, LabFlags given)
     {
         var plan = PlanFor(sets, given.Smoke);
@@ -124,6 +135,7 @@ internal sealed record LabOptions
             Install = plan.Install && !given.NoInstall,
             Limits = given.Limits ?? plan.Limits,
             FitMemory = given.FitMemory || plan.FitMemory,
+            FrontEndSettings = given.FrontEndSettings ?? plan.FrontEndSettings,
             Output = given.Output ?? plan.Output,
         };
     }

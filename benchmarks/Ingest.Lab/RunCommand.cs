@@ -16,7 +16,8 @@ internal sealed class RunCommand(RepositoryLayout layout, TextWriter output, Pub
     public async Task<int> RunAsync(LabOptions options, string commandLine, CancellationToken cancellationToken)
     {
         IReadOnlyList<Scenario> scenarios = [.. options.Sets.SelectMany(ScenarioCatalogue.InSet)
-            .Where(s => options.Filter is null || options.Filter.Split(',').Any(f => Matches(s.Name, f)))];
+            .Where(s => options.Filter is null || options.Filter.Split(',').Any(f => Matches(s.Name, f)))
+            .Select(options.Configure)];
         if (options.Smoke)
         {
             scenarios = StartUpSignature.OnePerSignature(scenarios);
@@ -40,6 +41,11 @@ internal sealed class RunCommand(RepositoryLayout layout, TextWriter output, Pub
         var folder = Path.Combine(options.Output ?? layout.Results, runId);
         Directory.CreateDirectory(folder);
         output.WriteLine($"Ingest lab{(options.Smoke ? " smoke (one scenario per way of starting)" : "")}: {scenarios.Count} scenarios ({string.Join(", ", options.Sets)}), {(options.Rounds > 1 ? $"{options.Rounds} interleaved rounds of " : "")}{options.Repeats} x {options.Duration.TotalSeconds:0.#} s each after a warm-up of {options.Warmup.TotalSeconds:0.#} s, longer while the services still get faster (at most {options.WarmupLimit.TotalSeconds:0.#} s)");
+        if (options.FrontEndSettings.Count > 0)
+        {
+            output.WriteLine($"  every .NET front-end with {string.Join(", ", options.FrontEndSettings.Select(s => $"{s.Key}={s.Value}"))} (--front-end)");
+        }
+
         output.WriteLine($"  results: {folder}");
 
         if (options.Install)

@@ -18,6 +18,7 @@ public sealed class LabCommandLineTests
             "--sets", "classic,gc", "--filter", "go-,aspnet", "--repeats", "5", "--rounds", "2", "--warmup", "1.5s", "--warmup-limit", "20",
             "--duration", "4s", "--requests", "1000", "--training", "7", "--pin", "--wrk", "--prometheus", "--no-install",
             "--limit", "memory=256M,cpus=0.5", "--output", "/tmp/lab-out",
+            "--front-end", "Forwarding:TimeoutMilliseconds=30000", "--front-end", "Forwarding:RetryAttempts=1", "--front-end", "Forwarding:RetryAttempts=2",
         ]);
 
         Assert.Empty(errors);
@@ -31,6 +32,7 @@ public sealed class LabCommandLineTests
         Assert.Equal(new ServiceLimits(256L * 1024 * 1024, 0.5), o.Limits);
         Assert.Equal("/tmp/lab-out", o.Output);
         Assert.False(o.Smoke || o.FitMemory);
+        Assert.Equal(new Dictionary<string, string> { ["Forwarding:TimeoutMilliseconds"] = "30000", ["Forwarding:RetryAttempts"] = "2" }, o.FrontEndSettings);
     }
 
     [Theory]
@@ -60,6 +62,28 @@ public sealed class LabCommandLineTests
         Assert.Equal(((long?)null, TimeSpan.FromSeconds(20), true), (o.Requests, o.Training, o.Install));
         Assert.Equal((null, null, false, false, false, false), (o.Filter, o.Output, o.Pin, o.Wrk, o.Prometheus, o.FitMemory));
         Assert.True(o.Limits.IsNone);
+        Assert.Empty(o.FrontEndSettings);
+    }
+
+    [Fact]
+    public void FrontEndSettingsGoOnEveryDotNetFrontEndAndLeaveThePeersAsTheyAre()
+    {
+        var options = LabOptions.Parse(["--front-end", "Forwarding:TimeoutMilliseconds=60000"]).Options!;
+        var dotnet = ScenarioCatalogue.InSet("smoke")[0];
+        var peer = ScenarioCatalogue.Sets.SelectMany(ScenarioCatalogue.InSet).First(s => s.FrontEnd.Implementation != Implementation.DotNet);
+
+        var configured = options.Configure(dotnet);
+
+        Assert.Equal("60000", configured.FrontEnd.Settings["Forwarding:TimeoutMilliseconds"]);
+        Assert.Contains("Forwarding:TimeoutMilliseconds=60000", configured.FrontEnd.Describe(), StringComparison.Ordinal);
+        Assert.All(dotnet.FrontEnd.Settings, s => Assert.Equal(s.Value, configured.FrontEnd.Settings[s.Key]));
+        Assert.Same(peer, options.Configure(peer));
+
+        // The load waits past the front-end's own deadline, so a slow forward ends as its 504, not as the load giving up.
+        Assert.Equal((Scenario.DefaultResponseTimeout, TimeSpan.FromSeconds(65)), (dotnet.ResponseTimeout, configured.ResponseTimeout));
+        Assert.Equal(Scenario.DefaultResponseTimeout, options.Configure(peer).ResponseTimeout);
+        var phase = new LoadPhase(new Uri("http://127.0.0.1:1"), configured.Load, TimeSpan.FromSeconds(1), null, "p", "r", null, "f", configured.ResponseTimeout);
+        Assert.Equal(("65s", "10s"), (phase.TimeoutArgument, (phase with { ResponseTimeout = null }).TimeoutArgument));
     }
 
     [Fact]
@@ -88,6 +112,7 @@ public sealed class LabCommandLineTests
     [InlineData(new[] { "--rounds", "2", "--fit-memory" }, "--rounds cannot be combined with --fit-memory: the memory search already runs each scenario several times, against its own first measurement.")]
     [InlineData(new[] { "--pin", "true" }, "Unrecognized command or argument 'true'.")]
     [InlineData(new[] { "--duration" }, "Required argument missing for option: '--duration'.")]
+    [InlineData(new[] { "--front-end", "Forwarding:TimeoutMilliseconds" }, "run: --front-end takes Key=Value, e.g. Forwarding:TimeoutMilliseconds=30000.")]
     public void AnInvalidValueIsRefusedWithItsMessage(string[] args, string message) => AssertRefused(LabOptions.Parse(args), message);
 
     [Fact]

@@ -20,6 +20,14 @@ public sealed class LabScenarioTests(LabFixture lab)
         Duration = TimeSpan.FromSeconds(30),
         Requests = 300,
         Install = false,
+        // Deadlines that outlast a machine stalled for seconds by the Native AOT compiles beside these tests: the exact
+        // counts below hold only if no forward ends with an unknown outcome (a 504 in a stall did, in CI's run 22,
+        // docs/notebook/ci-time.md#within-15-minutes). The load then waits past them (Scenario.ResponseTimeout).
+        FrontEndSettings = new Dictionary<string, string>
+        {
+            ["Forwarding:TimeoutMilliseconds"] = "60000",
+            ["Forwarding:AttemptTimeoutMilliseconds"] = "30000",
+        },
     };
 
     [Fact]
@@ -48,7 +56,8 @@ public sealed class LabScenarioTests(LabFixture lab)
         // machine once served 155 in that second): every one acknowledged is persisted.
         var acknowledged = (long)scenario["loss"]!["acknowledged"]!;
         Assert.InRange(acknowledged, 600 + 1, 900);
-        Assert.Equal(acknowledged, (long)scenario["loss"]!["persisted"]!);
+        Assert.True(acknowledged == (long)scenario["loss"]!["persisted"]! && (long)scenario["loss"]!["unknown"]! == 0, scenario["loss"]!.ToJsonString());
+        Assert.Contains("Forwarding:TimeoutMilliseconds=60000", (string?)scenario["configuration"]!["front-end"], StringComparison.Ordinal);
         Assert.False(string.IsNullOrEmpty((string?)results["machine"]!["kernel"]));
 
         var summary = await File.ReadAllTextAsync(Path.Combine(run, ResultFiles.SummaryMarkdown));
@@ -143,7 +152,7 @@ public sealed class LabScenarioTests(LabFixture lab)
     [Fact]
     public async Task TheLossCheckCatchesABackEndThatDropsOneEventInAThousand()
     {
-        var scenario = ScenarioCatalogue.InSet("smoke")[0] with { Name = "dropping" };
+        var scenario = Tiny.Configure(ScenarioCatalogue.InSet("smoke")[0] with { Name = "dropping" });
         scenario = scenario with { BackEnd = scenario.BackEnd!.With(("Faults:DropOneIn", "1000")), Load = scenario.Load with { Connections = 8 } };
 
         // Each repeat ends at its 1,500 requests (the counts below are exact).

@@ -21,6 +21,22 @@ internal sealed record Scenario(string Set, string Name, string Title)
     /// strategy serves almost nothing until the thread pool has grown a thread per waiting request.</summary>
     public TimeSpan MinimumWarmup { get; init; }
 
+    /// <summary>How long the load waits for an answer when nothing longer is needed.</summary>
+    public static readonly TimeSpan DefaultResponseTimeout = TimeSpan.FromSeconds(10);
+
+    /// <summary>
+    /// How long the load waits for each answer: longer than a .NET front-end's own forward deadline
+    /// (<c>Forwarding:TimeoutMilliseconds</c>, e.g. raised by <c>run --front-end</c>), so a slow forward ends as the
+    /// front-end's 504 rather than the load giving up on it first; <see cref="DefaultResponseTimeout"/> at the least.
+    /// </summary>
+    public TimeSpan ResponseTimeout =>
+        FrontEnd.Implementation == Implementation.DotNet
+        && FrontEnd.Settings.TryGetValue("Forwarding:TimeoutMilliseconds", out var text)
+        && int.TryParse(text, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var milliseconds)
+        && TimeSpan.FromMilliseconds(milliseconds) + TimeSpan.FromSeconds(5) > DefaultResponseTimeout
+            ? TimeSpan.FromMilliseconds(milliseconds) + TimeSpan.FromSeconds(5)
+            : DefaultResponseTimeout;
+
     /// <summary>The scenario's name within the run: set/name.</summary>
     public string Id => $"{Set}/{Name}";
 }

@@ -35,28 +35,8 @@ internal sealed class FaultsSymbols
     public Option<int?> BandwidthKilobits { get; } = PositiveIntOption("--bandwidth-kbit",
         WithDefault("The bandwidth cap, kilobits a second each way.", Invariant(Defaults.BandwidthKilobits)));
 
-    public Option<IReadOnlyList<string>> FrontEnd { get; } = new("--front-end")
-    {
-        Description = WithDefault("A front-end setting on top of the defaults, Key=Value (repeatable), e.g. Forwarding:BreakerBreakSeconds=2.", "none"),
-        HelpName = "Key=Value",
-        AllowMultipleArgumentsPerToken = false,
-        CustomParser = result => result.Tokens.All(t => t.Value.IndexOf('=', StringComparison.Ordinal) > 0)
-            ? [.. result.Tokens.Select(t => t.Value)]
-            : Reject<IReadOnlyList<string>>(result, "faults: --front-end takes Key=Value, e.g. Forwarding:BreakerBreakSeconds=2."),
-    };
-
-    /// <summary>Key=Value pairs, the last of a key winning.</summary>
-    private static Dictionary<string, string> Settings(IReadOnlyList<string> pairs)
-    {
-        var settings = new Dictionary<string, string>(StringComparer.Ordinal);
-        foreach (var pair in pairs)
-        {
-            var equals = pair.IndexOf('=', StringComparison.Ordinal);
-            settings[pair[..equals]] = pair[(equals + 1)..];
-        }
-
-        return settings;
-    }
+    public Option<IReadOnlyDictionary<string, string>> FrontEnd { get; } = SettingsOption("--front-end", "faults",
+        "A front-end setting on top of the defaults:", "Forwarding:BreakerBreakSeconds=2");
 
     public Command AddTo(Command command)
     {
@@ -79,6 +59,6 @@ internal sealed class FaultsSymbols
             Rate = r.GetValue(Rate) ?? Defaults.Rate,
             Connections = r.GetValue(Connections) ?? Defaults.Connections,
             BandwidthKilobits = r.GetValue(BandwidthKilobits) ?? Defaults.BandwidthKilobits,
-            FrontEndSettings = Settings(r.GetValue(FrontEnd) ?? []),
+            FrontEndSettings = r.GetValue(FrontEnd) ?? Defaults.FrontEndSettings,
         }, options => options.Problems());
 }

@@ -64,6 +64,32 @@ internal static class OptionKinds
         Arity = ArgumentArity.Zero,
     };
 
+    /// <summary>Service settings on top of a scenario's, <c>Key=Value</c>, repeatable, the last of a key winning; a token
+    /// without <c>=</c> is refused with <paramref name="command"/>'s name and <paramref name="example"/>.</summary>
+    public static Option<IReadOnlyDictionary<string, string>> SettingsOption(string name, string command, string description, string example) => new(name)
+    {
+        Description = WithDefault($"{description} Key=Value, repeatable, e.g. {example}.", "none"),
+        HelpName = "Key=Value",
+        Arity = ArgumentArity.OneOrMore,
+        AllowMultipleArgumentsPerToken = false,
+        CustomParser = result =>
+        {
+            var settings = new Dictionary<string, string>(StringComparer.Ordinal);
+            foreach (var token in result.Tokens)
+            {
+                var equals = token.Value.IndexOf('=', StringComparison.Ordinal);
+                if (equals <= 0)
+                {
+                    return Reject<IReadOnlyDictionary<string, string>>(result, $"{command}: {name} takes Key=Value, e.g. {example}.");
+                }
+
+                settings[token.Value[..equals]] = token.Value[(equals + 1)..];
+            }
+
+            return settings;
+        },
+    };
+
     public static string Value(ArgumentResult result) => result.Tokens[0].Value;
 
     /// <summary>Records "<c>flag</c> <paramref name="problem"/>" with the flag as it was typed (<c>--repeat</c> or

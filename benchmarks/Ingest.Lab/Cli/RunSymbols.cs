@@ -87,6 +87,10 @@ internal sealed class RunSymbols
     public Option<bool> FitMemory { get; } = Switch("--fit-memory",
         "After each scenario, search the smallest memory limit at which it keeps 0.95x its throughput.");
 
+    public Option<IReadOnlyDictionary<string, string>> FrontEnd { get; } = SettingsOption("--front-end", "run",
+        "A setting on top of the scenario's for every .NET front-end of the run (the peers' are left as they are), recorded with the scenario:",
+        "Forwarding:TimeoutMilliseconds=30000");
+
     public Option<string> Output { get; } = new("--output")
     {
         Description = WithDefault("Where results/<timestamp> goes.", "the repository's results folder"),
@@ -98,7 +102,7 @@ internal sealed class RunSymbols
         "Its defaults are where the other options start from, wherever it stands.");
 
     private IEnumerable<Option> All =>
-        [Sets, Filter, Repeats, Rounds, Warmup, WarmupLimit, Duration, Requests, Training, Pin, Wrk, Prometheus, NoInstall, Limit, FitMemory, Output, SmokeRun];
+        [Sets, Filter, Repeats, Rounds, Warmup, WarmupLimit, Duration, Requests, Training, Pin, Wrk, Prometheus, NoInstall, Limit, FitMemory, FrontEnd, Output, SmokeRun];
 
     /// <summary>Parses the flags of a <c>run</c> alone, without the word <c>run</c>.</summary>
     public static (LabOptions? Options, IReadOnlyList<string> Errors) Parse(IReadOnlyList<string> args)
@@ -137,6 +141,7 @@ internal sealed class RunSymbols
             NoInstall = r.GetValue(NoInstall),
             Limits = r.GetValue(Limit),
             FitMemory = r.GetValue(FitMemory),
+            FrontEndSettings = r.GetValue(FrontEnd),
             Output = r.GetValue(Output),
         }), options => options.Problems());
 

@@ -14,5 +14,11 @@ internal interface ILoadDriver
     Task<LoadRun> RunAsync(LoadPhase phase, Action<int> onStarted, CancellationToken cancellationToken);
 }
 
-/// <summary>One phase to drive: target, load, how long, and where to put the raw result.</summary>
-internal sealed record LoadPhase(Uri Target, LoadSpec Load, TimeSpan Duration, long? MaxRequests, string PayloadFile, string ResultFile, string? Cpus, string RunFolder);
+/// <summary>One phase to drive: target, load, how long, where to put the raw result, and how long a request may wait for
+/// its answer (<see cref="Scenario.ResponseTimeout"/>; 10 s when not given).</summary>
+internal sealed record LoadPhase(Uri Target, LoadSpec Load, TimeSpan Duration, long? MaxRequests, string PayloadFile, string ResultFile, string? Cpus, string RunFolder,
+    TimeSpan? ResponseTimeout = null)
+{
+    /// <summary>The timeout as the drivers' command lines take it: whole seconds and an "s".</summary>
+    public string TimeoutArgument => $"{Math.Ceiling((ResponseTimeout ?? Scenario.DefaultResponseTimeout).TotalSeconds).ToString(System.Globalization.CultureInfo.InvariantCulture)}s";
+}

@@ -30,7 +30,7 @@ internal sealed class LoadGenDriver(Func<CancellationToken, Task<string>> publis
             "--pipeline", Invariant(load.Pipeline),
             "-d", Invariant(phase.Duration.TotalSeconds) + "s",
             "--warmup", "0",
-            "--timeout", "10s",
+            "--timeout", phase.TimeoutArgument,
             "--json", phase.ResultFile,
         };
         if (load.Method == "POST")

@@ -84,7 +84,7 @@ internal sealed class ProfileTraining(Artifacts artifacts, ILoadDriver loadGener
     {
         var payload = PayloadFiles.Write(folder, scenario.Load.Payload);
         await using var topology = await Topology.StartAsync(scenario, artifacts, pinning, ServiceLimits.None, folder, cancellationToken);
-        var phase = new LoadPhase(topology.Target, scenario.Load, options.Training, MaxRequests: null, payload, Path.Combine(folder, loadFile), pinning.LoadCpus, runFolder);
+        var phase = new LoadPhase(topology.Target, scenario.Load, options.Training, MaxRequests: null, payload, Path.Combine(folder, loadFile), pinning.LoadCpus, runFolder, scenario.ResponseTimeout);
         var run = await loadGenerator.RunAsync(phase, _ => { }, cancellationToken);
         if (run.Successful == 0)
         {

@@ -187,7 +187,7 @@ internal sealed class ScenarioRunner(Artifacts artifacts, ILoadDriver loadGenera
     {
         var countersBefore = await ReadCountersAsync(topology, cancellationToken);
         await using var sampler = new ResourceSampler(topology.ProcessIds);
-        var phase = new LoadPhase(topology.Target, scenario.Load, duration, options.Requests, payload, resultFile, pinning.LoadCpus, runFolder);
+        var phase = new LoadPhase(topology.Target, scenario.Load, duration, options.Requests, payload, resultFile, pinning.LoadCpus, runFolder, scenario.ResponseTimeout);
         var run = await driver.RunAsync(phase, pid => sampler.Track("load generator", pid), cancellationToken);
         var usage = await sampler.StopAsync();
         var countersAfter = await ReadCountersAsync(topology, cancellationToken);

@@ -32,7 +32,7 @@ internal sealed class WrkDriver : ILoadDriver
             "-t", threads.ToString(CultureInfo.InvariantCulture),
             "-c", phase.Load.Connections.ToString(CultureInfo.InvariantCulture),
             "-d", $"{Math.Max(1, (int)phase.Duration.TotalSeconds).ToString(CultureInfo.InvariantCulture)}s",
-            "--timeout", "10s",
+            "--timeout", phase.TimeoutArgument,
             "-s", script,
             url,
         ];
