@@ -20,22 +20,16 @@ public sealed class LabScenarioTests(LabFixture lab)
         Duration = TimeSpan.FromSeconds(30),
         Requests = 300,
         Install = false,
-        // Deadlines that outlast a machine stalled for seconds by the Native AOT compiles beside these tests: the exact
-        // counts below hold only if no forward ends with an unknown outcome (a 504 in a stall did, in CI's run 22,
-        // docs/notebook/ci-time.md#within-15-minutes). The load then waits past them (Scenario.ResponseTimeout).
-        FrontEndSettings = new Dictionary<string, string>
-        {
-            ["Forwarding:TimeoutMilliseconds"] = "60000",
-            ["Forwarding:AttemptTimeoutMilliseconds"] = "30000",
-        },
     };
 
     [Fact]
     public async Task ASmokeRunWritesAllThreeResultFilesWithRealContent()
     {
         var folder = Path.Combine(lab.Output, "smoke");
+        // With a front-end setting on the command line's terms (run --front-end), which the result must record.
         var exit = await new RunCommand(lab.Layout, TextWriter.Null, lab.Publisher).RunAsync(
-            Tiny with { Sets = ["smoke"], Output = folder }, "test", CancellationToken.None);
+            Tiny with { Sets = ["smoke"], Output = folder, FrontEndSettings = new Dictionary<string, string> { ["Forwarding:TimeoutMilliseconds"] = "30000" } },
+            "test", CancellationToken.None);
 
         Assert.Equal(0, exit);
         var run = Assert.Single(Directory.GetDirectories(folder));
@@ -53,11 +47,15 @@ public sealed class LabScenarioTests(LabFixture lab)
         }
 
         // Both repeats and the warm-up, which ends at its 300 requests or its second, whichever comes first (CI's loaded
-        // machine once served 155 in that second): every one acknowledged is persisted.
-        var acknowledged = (long)scenario["loss"]!["acknowledged"]!;
+        // machine once served 155 in that second). A warm-up ended by its second leaves the requests then in flight
+        // with an unknown outcome (the server may still persist them: CI's run 23 had 4 such), so every acknowledged
+        // one is persisted, and at most those in flight besides; the repeats, ended by their requests, leave none.
+        var loss = scenario["loss"]!;
+        var (acknowledged, unknown, persisted) = ((long)loss["acknowledged"]!, (long)loss["unknown"]!, (long)loss["persisted"]!);
         Assert.InRange(acknowledged, 600 + 1, 900);
-        Assert.True(acknowledged == (long)scenario["loss"]!["persisted"]! && (long)scenario["loss"]!["unknown"]! == 0, scenario["loss"]!.ToJsonString());
-        Assert.Contains("Forwarding:TimeoutMilliseconds=60000", (string?)scenario["configuration"]!["front-end"], StringComparison.Ordinal);
+        Assert.True(persisted >= acknowledged && persisted <= acknowledged + unknown && unknown <= Connections(scenario), loss.ToJsonString());
+        Assert.All(scenario["runs"]!.AsArray(), measured => Assert.Equal(0, (long)measured!["unknown"]!));
+        Assert.Contains("Forwarding:TimeoutMilliseconds=30000", (string?)scenario["configuration"]!["front-end"], StringComparison.Ordinal);
         Assert.False(string.IsNullOrEmpty((string?)results["machine"]!["kernel"]));
 
         var summary = await File.ReadAllTextAsync(Path.Combine(run, ResultFiles.SummaryMarkdown));
@@ -96,7 +94,9 @@ public sealed class LabScenarioTests(LabFixture lab)
             Assert.True(scenario.Status == ScenarioStatus.Passed, scenario.Reason);
             Assert.True(scenario.Runs.Count == 4 && scenario.Runs.All(r => r.Successful == 300), string.Join("; ", scenario.Runs.Select(r => $"{r.Successful} acknowledged, errors {r.ErrorCount}")));
             var loss = scenario.Loss!;
-            Assert.True(loss.Unknown == 0 && loss.Persisted == loss.Acknowledged && loss.Acknowledged is > 1_200 and <= 1_800, loss.Describe());
+            // As in the smoke run: a warm-up ended by its second may leave its in-flight requests of unknown outcome.
+            Assert.True(loss.Passed && loss.Unknown <= 2 * 50 && loss.Acknowledged is > 1_200 and <= 1_800, loss.Describe());
+            Assert.All(scenario.Runs, r => Assert.Equal(0, r.Unknown));
         }
 
         // The verdict the console ends with, summary.md and report.html open with, and the headline's own record.
@@ -152,7 +152,7 @@ public sealed class LabScenarioTests(LabFixture lab)
     [Fact]
     public async Task TheLossCheckCatchesABackEndThatDropsOneEventInAThousand()
     {
-        var scenario = Tiny.Configure(ScenarioCatalogue.InSet("smoke")[0] with { Name = "dropping" });
+        var scenario = ScenarioCatalogue.InSet("smoke")[0] with { Name = "dropping" };
         scenario = scenario with { BackEnd = scenario.BackEnd!.With(("Faults:DropOneIn", "1000")), Load = scenario.Load with { Connections = 8 } };
 
         // Each repeat ends at its 1,500 requests (the counts below are exact).
@@ -200,6 +200,10 @@ public sealed class LabScenarioTests(LabFixture lab)
             Directory.Delete(empty, recursive: true);
         }
     }
+
+    // The scenario's connections, from the load it recorded ("… c=50 …").
+    private static int Connections(JsonNode scenario) =>
+        int.Parse(System.Text.RegularExpressions.Regex.Match((string)scenario["configuration"]!["load"]!, @"c=(\d+)").Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture);
 
     private static HashSet<string> LabStoreDirectories() =>
         [.. Directory.GetDirectories(Path.GetTempPath(), "ingest-lab-*")];
