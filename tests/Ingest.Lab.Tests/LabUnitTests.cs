@@ -87,32 +87,36 @@ public sealed class LabUnitTests
     }
 
     [Fact]
-    public void TheSmokeStartsEveryWayOfStartingOncePerSet()
+    public void TheSmokeStartsEveryWayOfStartingOnceInTheFirstSetThatHasIt()
     {
         var smoke = StartUpSignature.OnePerSignature(ScenarioCatalogue.All);
 
         // Every signature of every set is there, once: the smoke starts everything the full sets start, but for the
         // back-end of a profile-guided pair, which is trained alike and started as the plain Native AOT build.
-        var signatures = ScenarioCatalogue.All.Select(s => (s.Set, StartUpSignature.Of(s))).ToHashSet();
+        var signatures = ScenarioCatalogue.All.Select(StartUpSignature.Of).ToHashSet();
         var pairs = smoke.Where(s => s.FrontEnd.ProfileGuided).ToList();
         Assert.NotEmpty(pairs);
         Assert.All(pairs, s => Assert.True(s.BackEnd is { NativeAot: true, ProfileGuided: false }, s.Id));
         Assert.All(pairs, s => Assert.Contains(smoke, other => other.Set == s.Set && !other.FrontEnd.ProfileGuided && StartUpSignature.Of(other).BackEnd == StartUpSignature.Of(s).BackEnd));
-        var trainedAsInTheCatalogue = smoke.Select(s => (s.Set, StartUpSignature.Of(ScenarioCatalogue.All.Single(c => c.Id == s.Id))));
+        var trainedAsInTheCatalogue = smoke.Select(s => StartUpSignature.Of(ScenarioCatalogue.All.Single(c => c.Id == s.Id)));
         Assert.True(signatures.SetEquals(trainedAsInTheCatalogue));
         Assert.Equal(signatures.Count, smoke.Count);
-        Assert.Equal(ScenarioCatalogue.Sets, smoke.Select(s => s.Set).Distinct());
+
+        // Each in the first set, in catalogue order, that has it: the headline's pairs stand for every set that starts
+        // .NET, Go or Rust as they do, and a set that starts nothing new (serializers, classic) runs nothing of its own.
+        Assert.All(smoke, s => Assert.Equal(ScenarioCatalogue.All.First(c => StartUpSignature.Of(c) == StartUpSignature.Of(ScenarioCatalogue.All.Single(x => x.Id == s.Id))).Set, s.Set));
+        Assert.Equal(["aspnet-default-c50", "go-nethttp-c50", "go-fasthttp-c50", "rust-hyper-c50", "floor-nginx-c50"], smoke.Where(s => s.Set == ScenarioCatalogue.HeadlineSet).Select(s => s.Name));
+        Assert.DoesNotContain(smoke, s => s.Set is "classic" or "serializers" or "gc");
 
         // What a fresh machine broke: a Go front-end with no back-end, Caddy, and Native AOT are each started.
-        Assert.Contains(smoke, s => s.Set == "micro-endpoints" && s.FrontEnd.Implementation == Implementation.GoNetHttp && s.BackEnd is null);
+        Assert.Contains(smoke, s => s.FrontEnd.Implementation == Implementation.GoNetHttp && s.BackEnd is null);
         Assert.Contains(smoke, s => s.Set == "proxy" && s.FrontDoor == FrontDoor.Caddy && s.BackEnd is null);
         Assert.Contains(smoke, s => s.Set == "proxy" && s.FrontDoor == FrontDoor.Caddy && s.BackEnd is not null);
         Assert.Contains(smoke, s => s.Set == "aot" && s.FrontEnd.NativeAot && s.BackEnd!.NativeAot);
-        Assert.Equal(4, smoke.Count(s => s.Set == "transports" && s.BackEnd is not null));
+        Assert.Superset(new HashSet<string> { "DotNet Sockets", "DotNet LinuxEpoll", "DotNet IoUring", "DotNet Libuv" },
+            smoke.Select(StartUpSignature.Of).Where(s => s.BackEnd != "none").Select(s => s.FrontEnd).ToHashSet());
 
-        // Scenarios that start alike are started once; the one that needs 15 s of warm-up gives way to one that does not.
-        Assert.Single(smoke, s => s.Set == "serializers");
-        Assert.Equal(["aspnet-factory-c50", "go-nethttp-c50", "go-fasthttp-c50"], smoke.Where(s => s.Set == "classic").Select(s => s.Name));
+        // Of scenarios that start alike, the one that needs 15 s of warm-up gives way to one that does not.
         Assert.All(smoke, s => Assert.Equal(TimeSpan.Zero, s.MinimumWarmup));
     }
 

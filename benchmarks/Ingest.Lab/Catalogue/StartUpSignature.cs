@@ -18,12 +18,13 @@ internal sealed record StartUpSignature(string FrontEnd, string BackEnd, FrontDo
         scenario.FrontEndInstances,
         string.Join(",", scenario.Stores));
 
-    /// <summary>What a smoke run (<c>run --smoke</c>) starts: of each set, one scenario per signature, the first in catalogue
-    /// order among those with the shortest minimum warm-up (the blocking client strategy serves nothing for seconds
-    /// after it starts, and starts like its set's other scenarios); a profile-guided one trains its front-end only.</summary>
+    /// <summary>What a smoke run (<c>run --smoke</c>) starts: one scenario per signature across the chosen sets (a set whose
+    /// every way of starting an earlier set has already started runs nothing of its own), the first in catalogue order
+    /// among those with the shortest minimum warm-up (the blocking client strategy serves nothing for seconds after it
+    /// starts, and starts like its set's other scenarios); a profile-guided one trains its front-end only.</summary>
     public static IReadOnlyList<Scenario> OnePerSignature(IEnumerable<Scenario> scenarios) =>
         [.. scenarios
-            .GroupBy(s => (s.Set, Of(s)))
+            .GroupBy(Of)
             .Select(g => g.OrderBy(s => s.MinimumWarmup).First())
             .Select(OneTraining)];
 
