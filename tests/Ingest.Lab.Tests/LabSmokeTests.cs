@@ -21,11 +21,17 @@ public sealed class LabSmokeTests(LabFixture lab)
     /// LabScenarioTests.TheStorageSetRunsEverySinkAgainstRealStoresAndRemovesThemAfterwards runs each of its scenarios (a
     /// superset of one per way of starting) with the same checks and more, and starting its real stores twice would cost
     /// CI a minute for nothing.</summary>
-    public static TheoryData<string> Sets => [.. ScenarioCatalogue.Sets.Where(set => set is not StorageSet and not AotSet and not RedHatSet && Smoke.Any(s => s.Set == set))];
+    public static TheoryData<string> Sets => [.. TheorySets];
+
+    private static IEnumerable<string> TheorySets =>
+        ScenarioCatalogue.Sets.Where(set => set is not StorageSet and not AotSet and not TemplatesSet and not RedHatSet && Smoke.Any(s => s.Set == set));
 
     internal const string StorageSet = "storage";
 
     private const string AotSet = "aot";
+
+    /// <summary>The other set that starts a Native AOT build (its Razor Slices front-end).</summary>
+    private const string TemplatesSet = "templates";
 
     /// <summary>The set whose own ways of starting are the Red Hat transport's only (its others start as the transports
     /// set's do): it needs the package, which no machine can install (it is built from archived source and handed to the
@@ -36,6 +42,19 @@ public sealed class LabSmokeTests(LabFixture lab)
     [Fact]
     [Trait(LabProcesses.Builds, LabProcesses.Native)]
     public Task EveryWayOfStartingOfTheAotSetStartsServesAndLosesNothing() => EveryWayOfStartingOfTheSetStartsServesAndLosesNothing(AotSet);
+
+    /// <summary>With the Native AOT builds too: in the suite's other job it would wait for the compile the aot set's
+    /// tests hold the repository's publish lock for, and leave its core idle meanwhile.</summary>
+    [Fact]
+    [Trait(LabProcesses.Builds, LabProcesses.Native)]
+    public Task EveryWayOfStartingOfTheTemplatesSetStartsServesAndLosesNothing() => EveryWayOfStartingOfTheSetStartsServesAndLosesNothing(TemplatesSet);
+
+    /// <summary>The sets of the theory start no Native AOT or trimmed build, so the tests without the trait never wait
+    /// for one (tests/test.sh runs the two kinds side by side).</summary>
+    [Fact]
+    public void OnlyTheTestsWithTheTraitStartANativeAotOrTrimmedBuild() =>
+        Assert.All(TheorySets.SelectMany(set => Smoke.Where(s => s.Set == set)),
+            s => Assert.False(new[] { s.FrontEnd }.Concat(s.BackEnd is { } b ? [b] : []).Any(spec => spec.NativeAot || spec.Trimmed), s.Id));
 
     [RedHatPackageFact]
     public Task EveryWayOfStartingOfTheRedHatSetStartsServesAndLosesNothing() => EveryWayOfStartingOfTheSetStartsServesAndLosesNothing(RedHatSet);
