@@ -143,7 +143,11 @@ public sealed class ReliabilityTests(Services services, ITestOutputHelper output
         Assert.True(flood.Errors.TryGetValue("status 503", out var shed) && shed > 0, $"no request was shed: {string.Join(", ", flood.Errors)}");
         Assert.True(flood.Successful > 0);
         Assert.True(memory.PeakResidentBytes < ResidentBound, $"front-end peaked at {memory.PeakResidentBytes / 1048576} MB");
-        Assert.True(calm.ErrorCount == 0, $"after the flood: {string.Join(", ", calm.Errors)}");
+        // On failure, when in the calm phase it happened (its requests a second) and what the flood left: a fresh-clone
+        // CI run on a slow day once saw the calm phase shed (docs/notebook/ci-time.md#a-slower-day).
+        Assert.True(calm.ErrorCount == 0,
+            $"after the flood: {string.Join(", ", calm.Errors)}; the calm phase's requests a second {string.Join(" ", calm.Timeline)}; " +
+            $"the flood: {flood.Successful} acknowledged, {flood.Unknown} unknown, {string.Join(", ", flood.Errors)}");
         Assert.True(calm.Successful > 0);
         var loss = new LossCheck(flood.Successful + calm.Successful, flood.Unknown + calm.Unknown, await LossCheck.ReadPersistedAsync(backEndUrl));
         Assert.True(loss.Passed, loss.Describe());
