@@ -79,6 +79,11 @@ cpu_times() {
 # the other lane needs: the end-to-end suite beside one busy core took 160 s of CPU with the runtime's default and
 # 136 s without the spinning, in the same wall time (docs/notebook/ci-time.md). Every process the suites start inherits it.
 export DOTNET_ThreadPool_UnfairSemaphoreSpinLimit=0
+# Nor does the JIT instrument hot code to recompile it with what it saw (tiered PGO): it pays off in a service that runs
+# for minutes, and the tests' processes live for seconds, so it was JIT work for code that never ran long enough to use
+# it (the hosting suite alone: a sixth less CPU; docs/notebook/ci-time.md#a-slower-day). Code generation only: what the
+# code does is the same. The lab's profile training is not touched: DOTNET_WritePGOData instruments whatever this says.
+export DOTNET_TieredPGO=0
 lab=tests/Ingest.Lab.Tests/Ingest.Lab.Tests.csproj
 first=(lab-native lab tests/Ingest.EndToEnd.Tests/Ingest.EndToEnd.Tests.csproj tests/Ingest.Hosting.Tests/Ingest.Hosting.Tests.csproj)
 {
