@@ -102,16 +102,16 @@ internal sealed record LabOptions
     /// options they make.</summary>
     public static (LabOptions? Options, IReadOnlyList<string> Errors) Parse(IReadOnlyList<string> args) => Cli.RunSymbols.Parse(args);
 
-    /// <summary>
-    /// Where the chosen sets' plan meets the flags that were given: the one place a run's options are made. Every flag
-    /// that was given wins; every one that was not takes the plan's value (<see cref="PlanFor"/>).
-    /// </summary>
     /// <summary><paramref name="scenario"/> as this run starts it: with <see cref="FrontEndSettings"/> on a .NET front-end.</summary>
     public Catalogue.Scenario Configure(Catalogue.Scenario scenario) =>
         scenario.FrontEnd.Implementation == Catalogue.Implementation.DotNet && FrontEndSettings.Count > 0
             ? scenario with { FrontEnd = scenario.FrontEnd.With([.. FrontEndSettings.Select(s => (s.Key, s.Value))]) }
             : scenario;
 
+    /// <summary>
+    /// Where the chosen sets' plan meets the flags that were given: the one place a run's options are made. Every flag
+    /// that was given wins; every one that was not takes the plan's value (<see cref="PlanFor"/>).
+    /// </summary>
     public static LabOptions From(IReadOnlyList<string> sets, LabFlags given)
     {
         var plan = PlanFor(sets, given.Smoke);
