@@ -53,7 +53,7 @@ public sealed class LabScenarioTests(LabFixture lab)
         var loss = scenario["loss"]!;
         var (acknowledged, unknown, persisted) = ((long)loss["acknowledged"]!, (long)loss["unknown"]!, (long)loss["persisted"]!);
         Assert.InRange(acknowledged, 600 + 1, 900);
-        Assert.True(persisted >= acknowledged && persisted <= acknowledged + unknown && unknown <= Connections(scenario), loss.ToJsonString());
+        Assert.True(persisted >= acknowledged && persisted <= acknowledged + unknown && unknown <= ScenarioCatalogue.InSet("smoke")[0].Load.Connections, loss.ToJsonString());
         Assert.All(scenario["runs"]!.AsArray(), measured => Assert.Equal(0, (long)measured!["unknown"]!));
         Assert.Contains("Forwarding:TimeoutMilliseconds=30000", (string?)scenario["configuration"]!["front-end"], StringComparison.Ordinal);
         Assert.False(string.IsNullOrEmpty((string?)results["machine"]!["kernel"]));
@@ -200,10 +200,6 @@ public sealed class LabScenarioTests(LabFixture lab)
             Directory.Delete(empty, recursive: true);
         }
     }
-
-    // The scenario's connections, from the load it recorded ("… c=50 …").
-    private static int Connections(JsonNode scenario) =>
-        int.Parse(System.Text.RegularExpressions.Regex.Match((string)scenario["configuration"]!["load"]!, @"c=(\d+)").Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture);
 
     private static HashSet<string> LabStoreDirectories() =>
         [.. Directory.GetDirectories(Path.GetTempPath(), "ingest-lab-*")];
