@@ -29,13 +29,19 @@ internal sealed record Scenario(string Set, string Name, string Title)
     /// (<c>Forwarding:TimeoutMilliseconds</c>, e.g. raised by <c>run --front-end</c>), so a slow forward ends as the
     /// front-end's 504 rather than the load giving up on it first; <see cref="DefaultResponseTimeout"/> at the least.
     /// </summary>
-    public TimeSpan ResponseTimeout =>
-        FrontEnd.Implementation == Implementation.DotNet
-        && FrontEnd.Settings.TryGetValue("Forwarding:TimeoutMilliseconds", out var text)
-        && int.TryParse(text, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var milliseconds)
-        && TimeSpan.FromMilliseconds(milliseconds) + TimeSpan.FromSeconds(5) > DefaultResponseTimeout
-            ? TimeSpan.FromMilliseconds(milliseconds) + TimeSpan.FromSeconds(5)
-            : DefaultResponseTimeout;
+    public TimeSpan ResponseTimeout
+    {
+        get
+        {
+            var key = Core.Forwarding.ForwardingOptions.SectionName + ":" + nameof(Core.Forwarding.ForwardingOptions.TimeoutMilliseconds);
+            var past = FrontEnd.Implementation == Implementation.DotNet
+                && FrontEnd.Settings.TryGetValue(key, out var text)
+                && int.TryParse(text, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var milliseconds)
+                    ? TimeSpan.FromMilliseconds(milliseconds) + TimeSpan.FromSeconds(5)
+                    : TimeSpan.Zero;
+            return past > DefaultResponseTimeout ? past : DefaultResponseTimeout;
+        }
+    }
 
     /// <summary>The scenario's name within the run: set/name.</summary>
     public string Id => $"{Set}/{Name}";
