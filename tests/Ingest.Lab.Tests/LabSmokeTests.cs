@@ -17,7 +17,8 @@ public sealed class LabSmokeTests(LabFixture lab)
     private static readonly IReadOnlyList<Scenario> Smoke = StartUpSignature.OnePerSignature(ScenarioCatalogue.All);
 
     /// <summary>Every set that is first to have a way of starting (the others start only as earlier sets do: LabUnitTests
-    /// checks the smoke covers every signature), but <c>storage</c>:
+    /// checks the smoke covers every signature), but <c>aot</c>, <c>templates</c> and <c>redhat</c>, which have facts of their
+    /// own below, and <c>storage</c>:
     /// LabScenarioTests.TheStorageSetRunsEverySinkAgainstRealStoresAndRemovesThemAfterwards runs each of its scenarios (a
     /// superset of one per way of starting) with the same checks and more, and starting its real stores twice would cost
     /// CI a minute for nothing.</summary>
