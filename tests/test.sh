@@ -17,7 +17,11 @@ started=$SECONDS
 # with it, on the same machine (docs/notebook/ci-time.md#the-compiler-server); the lab's publishes in the test phase
 # inherit it. The server outlives the build, so it is shut down when the run ends.
 export UseSharedCompilation=true
-trap 'dotnet build-server shutdown --vbcscompiler > /dev/null 2>&1; rm -rf "$results"' EXIT
+# Likewise MSBuild's own servers, which the same environments turn off (MSBUILDDISABLENODEREUSE=1,
+# DOTNET_CLI_USE_MSBUILD_SERVER=0): the test phase runs dozens of `dotnet test`, `dotnet publish` and `dotnet msbuild`
+# commands, and each then started MSBuild's processes afresh and compiled MSBuild itself again.
+export MSBUILDDISABLENODEREUSE=0 DOTNET_CLI_USE_MSBUILD_SERVER=1
+trap 'dotnet build-server shutdown > /dev/null 2>&1; rm -rf "$results"' EXIT
 
 # One suite: runs its command into a log of its own and records how long it took and how it ended.
 # Its CPU time is that of the processes it started and waited for (a build's reused nodes and compiler server, which
