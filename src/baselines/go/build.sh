@@ -39,8 +39,11 @@ echo "Go: $GO ($("$GO" env GOVERSION)), GOPATH mode${fasthttp_root:+, fasthttp f
 mkdir -p "$bin"
 
 failed=()
+# A plain `go build`: the standard library Debian's Go ships compiled serves it as it is, where -trimpath (file paths
+# left out of the binary, the same machine code) compiles the standard library again on a machine whose build cache is
+# empty, as CI's is: both binaries took 61 CPU-seconds with it and 14 without (docs/notebook/ci-time.md#the-compiler-server).
 build() { # binary, package, what
-    if run_go build -trimpath -o "$bin/$1" "./cmd/$1"; then
+    if run_go build -o "$bin/$1" "./cmd/$1"; then
         echo "built bin/$1 ($3)"
     else
         rm -f "$bin/$1" # never leave a stale binary for the lab to run
