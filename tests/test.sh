@@ -17,10 +17,11 @@ started=$SECONDS
 # with it, on the same machine (docs/notebook/ci-time.md#the-compiler-server); the lab's publishes in the test phase
 # inherit it. The server outlives the build, so it is shut down when the run ends.
 export UseSharedCompilation=true
-# Likewise MSBuild's own servers, which the same environments turn off (MSBUILDDISABLENODEREUSE=1,
-# DOTNET_CLI_USE_MSBUILD_SERVER=0): the test phase runs dozens of `dotnet test`, `dotnet publish` and `dotnet msbuild`
-# commands, and each then started MSBuild's processes afresh and compiled MSBuild itself again.
-export MSBUILDDISABLENODEREUSE=0 DOTNET_CLI_USE_MSBUILD_SERVER=1
+# Likewise the MSBuild server, which the same environments turn off (DOTNET_CLI_USE_MSBUILD_SERVER=0): the test phase
+# runs dozens of `dotnet test`, `dotnet publish` and `dotnet msbuild` commands, and each then started MSBuild afresh and
+# JIT-compiled it again. MSBuild's reused worker nodes stay off: one outlived `dotnet build-server shutdown` in a run
+# here, holding the files the run had open (docs/notebook/ci-time.md#the-compiler-server).
+export DOTNET_CLI_USE_MSBUILD_SERVER=1 MSBUILDDISABLENODEREUSE=1
 trap 'dotnet build-server shutdown > /dev/null 2>&1; rm -rf "$results"' EXIT
 
 # One suite: runs its command into a log of its own and records how long it took and how it ended.
