@@ -13,9 +13,9 @@ started=$SECONDS
 
 # The C# compiler server (VBCSCompiler), which the SDK uses by default and some machines' environments turn off
 # (UseSharedCompilation=false): without it every project's compile is a new compiler process that loads and JITs the
-# analyzers and source generators again. The solution's build took 197 s and 333 CPU-seconds without it, 96 s and 184
-# with it, on the same machine (docs/notebook/ci-time.md#the-compiler-server); the lab's publishes in the test phase
-# inherit it. The server outlives the build, so it is shut down when the run ends.
+# analyzers and source generators again, and the solution's build took twice as long
+# (docs/notebook/ci-time.md#the-compiler-server); the lab's publishes in the test phase inherit it. The server outlives
+# the build, so it is shut down when the run ends.
 export UseSharedCompilation=true
 # Likewise the MSBuild server, which the same environments turn off (DOTNET_CLI_USE_MSBUILD_SERVER=0): the test phase
 # runs dozens of `dotnet test`, `dotnet publish` and `dotnet msbuild` commands, and each then started MSBuild afresh and

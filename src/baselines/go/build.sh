@@ -41,7 +41,7 @@ mkdir -p "$bin"
 failed=()
 # A plain `go build`: the standard library Debian's Go ships compiled serves it as it is, where -trimpath (file paths
 # left out of the binary, the same machine code) compiles the standard library again on a machine whose build cache is
-# empty, as CI's is: both binaries took 61 CPU-seconds with it and 14 without (docs/notebook/ci-time.md#the-compiler-server).
+# empty, as CI's is: four times the CPU for the same binaries (docs/notebook/ci-time.md#the-compiler-server).
 build() { # binary, package, what
     if run_go build -o "$bin/$1" "./cmd/$1"; then
         echo "built bin/$1 ($3)"
