@@ -25,8 +25,8 @@ export DOTNET_CLI_USE_MSBUILD_SERVER=1 MSBUILDDISABLENODEREUSE=1
 trap 'dotnet build-server shutdown > /dev/null 2>&1; rm -rf "$results"' EXIT
 
 # One suite: runs its command into a log of its own and records how long it took and how it ended.
-# Its CPU time is that of the processes it started and waited for (a build's reused nodes and compiler server, which
-# outlive it, are not counted).
+# Its CPU time is that of the processes it started and waited for (the MSBuild and compiler servers, which outlive it,
+# are not counted).
 suite() {
     local name=$1
     shift
@@ -93,7 +93,7 @@ cpu_times() {
 export DOTNET_ThreadPool_UnfairSemaphoreSpinLimit=0
 # Nor does the JIT instrument hot code to recompile it with what it saw (tiered PGO): it pays off in a service that runs
 # for minutes, and the tests' processes live for seconds, so it was JIT work for code that never ran long enough to use
-# it (the hosting suite alone: a sixth less CPU; docs/notebook/ci-time.md#a-slower-day). Code generation only: what the
+# it (docs/notebook/ci-time.md#a-slower-day). Code generation only: what the
 # code does is the same. The lab's profile training is not touched: DOTNET_WritePGOData instruments whatever this says.
 export DOTNET_TieredPGO=0
 lab=tests/Ingest.Lab.Tests/Ingest.Lab.Tests.csproj
