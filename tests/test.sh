@@ -19,19 +19,40 @@ started=$SECONDS
 export UseSharedCompilation=true
 # Likewise the MSBuild server, which the same environments turn off (DOTNET_CLI_USE_MSBUILD_SERVER=0): the test phase
 # runs dozens of `dotnet test`, `dotnet publish` and `dotnet msbuild` commands, and each then started MSBuild afresh and
-# JIT-compiled it again. MSBuild's reused worker nodes stay off: one outlived `dotnet build-server shutdown` in a run
-# here, holding the files the run had open (docs/notebook/ci-time.md#the-compiler-server).
+# JIT-compiled it again. MSBuild's reused worker nodes stay off, as the environment has them: beside the server, a
+# reused node started by a publish the lab ran kept that publish's output pipe open, and the lab, reading it to its end,
+# waited for good (docs/notebook/ci-time.md#the-compiler-server).
 export DOTNET_CLI_USE_MSBUILD_SERVER=1 MSBUILDDISABLENODEREUSE=1
-trap 'dotnet build-server shutdown > /dev/null 2>&1; rm -rf "$results"' EXIT
+# Every process this run starts carries this mark in its environment, and once the suites are done whatever still
+# carries it is stopped, and named (and again on exit): a process left running — a service a test did not stop, a
+# build server `dotnet build-server shutdown` missed — would go on holding what it inherited, CI's log pipe among it.
+export INGEST_TEST_RUN="$$-$(date +%s%N)"
+stop_leftovers() {
+    dotnet build-server shutdown > /dev/null 2>&1
+    local environ pid left=()
+    for environ in /proc/[0-9]*/environ; do
+        pid=${environ#/proc/}
+        pid=${pid%/environ}
+        [ "$pid" != $$ ] && grep -qzx "INGEST_TEST_RUN=$INGEST_TEST_RUN" "$environ" 2> /dev/null && left+=("$pid")
+    done
+    [ ${#left[@]} -gt 0 ] || return 0
+    echo "== still running as the run ended, stopped: $(ps -o comm= -p "$(IFS=,; echo "${left[*]}")" 2> /dev/null | sort | uniq -c | awk '{ printf "%s%s x%s", (NR > 1 ? ", " : ""), $2, $1 }')"
+    kill "${left[@]}" 2> /dev/null
+    sleep 1
+    kill -KILL "${left[@]}" 2> /dev/null
+    return 0
+}
+trap 'stop_leftovers; rm -rf "$results"' EXIT
 
 # One suite: runs its command into a log of its own and records how long it took and how it ended.
 # Its CPU time is that of the processes it started and waited for (the MSBuild and compiler servers, which outlive it,
-# are not counted).
+# are not counted), timed in a subshell of its own: timed in the lane's shell, it also took in the CPU of any background
+# job that shell reaped meanwhile (a whole other lane, once).
 suite() {
     local name=$1
     shift
     local begin=$SECONDS status user system TIMEFORMAT='%U %S'
-    { time "$@" > "$results/$name.log" 2>&1; } 2> "$results/$name.cpu"
+    ( time "$@" > "$results/$name.log" 2>&1 ) 2> "$results/$name.cpu"
     status=$?
     read -r user system < "$results/$name.cpu"
     echo "$name $((SECONDS - begin)) $status $(awk -v u="$user" -v s="$system" 'BEGIN { printf "%.0f", u + s }')" >> "$results/durations"
@@ -216,6 +237,7 @@ if [ "$dotnet_exit" -ne 0 ] && [ "$failed" -eq 0 ]; then
     echo "dotnet build or test exited with $dotnet_exit without a failed test: counted as one failure."
 fi
 
+stop_leftovers
 echo "== total: $((SECONDS - started)) s"
 # On a line of its own: progress output above may have left the cursor mid-line.
 echo
