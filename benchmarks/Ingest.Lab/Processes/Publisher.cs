@@ -40,19 +40,33 @@ internal sealed class Publisher(RepositoryLayout layout, TextWriter log)
 
         log.WriteLine($"  publishing {project} {string.Join(" ", properties)}");
         using var turn = await PublishLock.TakeAsync(layout, tree, cancellationToken);
-        var start = new ProcessStartInfo("dotnet", arguments) { RedirectStandardOutput = true, RedirectStandardError = true };
-        using var process = Process.Start(start) ?? throw new InvalidOperationException("Could not start dotnet publish.");
-        var stdout = process.StandardOutput.ReadToEndAsync(cancellationToken);
-        var stderr = process.StandardError.ReadToEndAsync(cancellationToken);
-        await process.WaitForExitAsync(cancellationToken);
-        if (process.ExitCode != 0)
+        // Without its restore while the last one recorded still holds (RestoreRecord); again with it if that fails.
+        var restore = new RestoreRecord(layout, project, tree, properties);
+        if (!restore.IsCurrent() || (await RunAsync([.. arguments, "--no-restore"], cancellationToken)).Exit != 0)
         {
-            throw new InvalidOperationException($"dotnet publish {project} failed ({process.ExitCode}):\n{await stdout}\n{await stderr}");
+            var started = DateTime.UtcNow;
+            var (exit, text) = await RunAsync(arguments, cancellationToken);
+            if (exit != 0)
+            {
+                throw new InvalidOperationException($"dotnet publish {project} failed ({exit}):\n{text}");
+            }
+
+            restore.Write(started);
         }
 
         var dll = Path.Combine(output, project + ".dll");
         _published[key] = dll;
         return dll;
+    }
+
+    private static async Task<(int Exit, string Output)> RunAsync(List<string> arguments, CancellationToken cancellationToken)
+    {
+        var start = new ProcessStartInfo("dotnet", arguments) { RedirectStandardOutput = true, RedirectStandardError = true };
+        using var process = Process.Start(start) ?? throw new InvalidOperationException("Could not start dotnet publish.");
+        var stdout = process.StandardOutput.ReadToEndAsync(cancellationToken);
+        var stderr = process.StandardError.ReadToEndAsync(cancellationToken);
+        await process.WaitForExitAsync(cancellationToken);
+        return (process.ExitCode, await stdout + await stderr);
     }
 
     /// <summary>Where a Native AOT publish for <paramref name="runtime"/> writes its intermediate files (the compiler's
