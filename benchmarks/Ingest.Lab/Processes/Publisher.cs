@@ -17,7 +17,10 @@ internal sealed class Publisher(RepositoryLayout layout, TextWriter log)
         }
 
         var output = Path.Combine(layout.Artifacts, project + (properties.Length == 0 ? "" : "-" + string.Join("-", properties.Select(FolderPart))));
-        var arguments = new List<string> { "publish", layout.Project(project), "-c", "Release", "-o", output, "--nologo", "-v", "quiet" };
+        // In one MSBuild process (-m:1): a service's projects mostly wait for one another (each references those before
+        // it), and the worker nodes a parallel build starts are new processes that JIT-compile MSBuild again, which was
+        // most of the CPU of a publish with nothing to compile (docs/notebook/ci-time.md#one-restore-per-tree).
+        var arguments = new List<string> { "publish", layout.Project(project), "-c", "Release", "-o", output, "--nologo", "-v", "quiet", "-m:1" };
         foreach (var property in properties)
         {
             arguments.Add("-p:" + property);
