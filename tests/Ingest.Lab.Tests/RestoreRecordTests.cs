@@ -5,7 +5,7 @@ namespace Ingest.Lab.Tests;
 /// <summary>
 /// A publish skips its restore only while the restore recorded for its project and tree still holds: no file a restore
 /// reads has changed since that publish started, and it was made with the same properties. On a repository of a few
-/// files in a temporary folder; the lab's and end-to-end suites publish the real services through it.
+/// files in a temporary folder, and once on this one.
 /// </summary>
 public sealed class RestoreRecordTests : IDisposable
 {
@@ -60,6 +60,21 @@ public sealed class RestoreRecordTests : IDisposable
         Write(file, started.AddSeconds(1));
 
         Assert.False(new RestoreRecord(_layout, "Ingest.FrontEnd", null, []).IsCurrent());
+    }
+
+    /// <summary>The real thing: a second publisher (another process's, as CI's suites are) publishes the load generator
+    /// without its restore, which the first recorded, and does not have to fall back on one.</summary>
+    [Fact]
+    public async Task ASecondPublishOfAServiceSkipsTheRestoreTheFirstRecorded()
+    {
+        var repository = RepositoryLayout.Find();
+        await new Publisher(repository, TextWriter.Null).PublishAsync("Ingest.LoadGen", CancellationToken.None);
+        Assert.True(new RestoreRecord(repository, "Ingest.LoadGen", null, []).IsCurrent());
+
+        var log = new StringWriter();
+        var dll = await new Publisher(repository, log).PublishAsync("Ingest.LoadGen", CancellationToken.None);
+        Assert.True(File.Exists(dll), dll);
+        Assert.DoesNotContain("without its restore failed", log.ToString(), StringComparison.Ordinal);
     }
 
     private void Write(string file, DateTime time)

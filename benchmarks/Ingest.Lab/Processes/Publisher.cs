@@ -45,8 +45,14 @@ internal sealed class Publisher(RepositoryLayout layout, TextWriter log)
         using var turn = await PublishLock.TakeAsync(layout, tree, cancellationToken);
         // Without its restore while the last one recorded still holds (RestoreRecord); again with it if that fails.
         var restore = new RestoreRecord(layout, project, tree, properties);
-        if (!restore.IsCurrent() || (await RunAsync([.. arguments, "--no-restore"], cancellationToken)).Exit != 0)
+        var skipped = restore.IsCurrent();
+        if (!skipped || (await RunAsync([.. arguments, "--no-restore"], cancellationToken)).Exit != 0)
         {
+            if (skipped)
+            {
+                log.WriteLine($"  {project}: the publish without its restore failed; publishing again with it");
+            }
+
             var started = DateTime.UtcNow;
             var (exit, text) = await RunAsync(arguments, cancellationToken);
             if (exit != 0)

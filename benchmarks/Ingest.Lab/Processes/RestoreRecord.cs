@@ -77,12 +77,9 @@ internal sealed class RestoreRecord
 
     private static IEnumerable<string> ProjectFiles(string folder)
     {
-        foreach (var file in Directory.EnumerateFiles(folder))
+        foreach (var file in Directory.EnumerateFiles(folder).Where(f => Path.GetExtension(f) is ".csproj" or ".props" or ".targets"))
         {
-            if (file.EndsWith(".csproj", StringComparison.Ordinal) || file.EndsWith(".props", StringComparison.Ordinal) || file.EndsWith(".targets", StringComparison.Ordinal))
-            {
-                yield return file;
-            }
+            yield return file;
         }
 
         foreach (var child in Directory.EnumerateDirectories(folder).Where(d => Path.GetFileName(d) is not ("bin" or "obj")))
