@@ -21,7 +21,7 @@ export UseSharedCompilation=true
 # runs dozens of `dotnet test`, `dotnet publish` and `dotnet msbuild` commands, and each then started MSBuild afresh and
 # JIT-compiled it again. MSBuild's reused worker nodes stay off, as the environment has them: beside the server, a
 # reused node started by a publish the lab ran kept that publish's output pipe open, and the lab, reading it to its end,
-# waited for good (docs/notebook/ci-time.md#the-compiler-server).
+# waited for good (docs/notebook/ci-time.md#one-restore-per-tree).
 export DOTNET_CLI_USE_MSBUILD_SERVER=1 MSBUILDDISABLENODEREUSE=1
 # Every process this run starts carries this mark in its environment, and once the suites are done whatever still
 # carries it is stopped, and named (and again on exit): a process left running — a service a test did not stop, a
@@ -114,8 +114,8 @@ cpu_times() {
 export DOTNET_ThreadPool_UnfairSemaphoreSpinLimit=0
 # Nor does the JIT instrument hot code to recompile it with what it saw (tiered PGO): it pays off in a service that runs
 # for minutes, and the tests' processes live for seconds, so it was JIT work for code that never ran long enough to use
-# it (docs/notebook/ci-time.md#a-slower-day). Code generation only: what the
-# code does is the same. The lab's profile training is not touched: DOTNET_WritePGOData instruments whatever this says.
+# it (docs/notebook/ci-time.md#a-slower-day). Code generation only: what the code does is the same. The lab's profile
+# training is not touched: DOTNET_WritePGOData instruments whatever this says.
 export DOTNET_TieredPGO=0
 lab=tests/Ingest.Lab.Tests/Ingest.Lab.Tests.csproj
 first=(lab-native lab tests/Ingest.EndToEnd.Tests/Ingest.EndToEnd.Tests.csproj tests/Ingest.Hosting.Tests/Ingest.Hosting.Tests.csproj)

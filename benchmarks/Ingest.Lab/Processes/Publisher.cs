@@ -1,5 +1,3 @@
-using System.Diagnostics;
-
 namespace Ingest.Lab.Processes;
 
 /// <summary>Publishes an app (Release, framework-dependent) once per lab run, into the artifacts folder.</summary>
@@ -46,7 +44,7 @@ internal sealed class Publisher(RepositoryLayout layout, TextWriter log)
         // Without its restore while the last one recorded still holds (RestoreRecord); again with it if that fails.
         var restore = new RestoreRecord(layout, project, tree, properties);
         var skipped = restore.IsCurrent();
-        if (!skipped || (await RunAsync([.. arguments, "--no-restore"], cancellationToken)).Exit != 0)
+        if (!skipped || (await CapturedRun.RunAsync("dotnet", [.. arguments, "--no-restore"], cancellationToken)).Exit != 0)
         {
             if (skipped)
             {
@@ -54,7 +52,7 @@ internal sealed class Publisher(RepositoryLayout layout, TextWriter log)
             }
 
             var started = DateTime.UtcNow;
-            var (exit, text) = await RunAsync(arguments, cancellationToken);
+            var (exit, text) = await CapturedRun.RunAsync("dotnet", arguments, cancellationToken);
             if (exit != 0)
             {
                 throw new InvalidOperationException($"dotnet publish {project} failed ({exit}):\n{text}");
@@ -66,16 +64,6 @@ internal sealed class Publisher(RepositoryLayout layout, TextWriter log)
         var dll = Path.Combine(output, project + ".dll");
         _published[key] = dll;
         return dll;
-    }
-
-    private static async Task<(int Exit, string Output)> RunAsync(List<string> arguments, CancellationToken cancellationToken)
-    {
-        var start = new ProcessStartInfo("dotnet", arguments) { RedirectStandardOutput = true, RedirectStandardError = true };
-        using var process = Process.Start(start) ?? throw new InvalidOperationException("Could not start dotnet publish.");
-        var stdout = process.StandardOutput.ReadToEndAsync(cancellationToken);
-        var stderr = process.StandardError.ReadToEndAsync(cancellationToken);
-        await process.WaitForExitAsync(cancellationToken);
-        return (process.ExitCode, await stdout + await stderr);
     }
 
     /// <summary>Where a Native AOT publish for <paramref name="runtime"/> writes its intermediate files (the compiler's

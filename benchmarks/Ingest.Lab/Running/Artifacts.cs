@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using Ingest.Lab.Catalogue;
 using Ingest.Lab.Processes;
 
@@ -139,13 +138,9 @@ internal sealed class Artifacts(RepositoryLayout layout, Publisher publisher, Te
 
         var arguments = BuildArguments(baseline, checksOnly);
         log.WriteLine($"  building the {Title(baseline)} baselines{(arguments.Length > 0 ? $" ({string.Join(" ", arguments)})" : "")}");
-        var start = new ProcessStartInfo("bash", [script, .. arguments]) { RedirectStandardOutput = true, RedirectStandardError = true };
-        using var process = Process.Start(start)!;
-        var stdout = process.StandardOutput.ReadToEndAsync(cancellationToken);
-        var stderr = process.StandardError.ReadToEndAsync(cancellationToken);
-        await process.WaitForExitAsync(cancellationToken);
-        var output = ((await stdout) + (await stderr)).Trim();
-        if (process.ExitCode == 0)
+        var (exit, text) = await CapturedRun.RunAsync("bash", [script, .. arguments], cancellationToken);
+        var output = text.Trim();
+        if (exit == 0)
         {
             return null;
         }
