@@ -5,7 +5,8 @@ namespace Ingest.Lab.Tests;
 /// <summary>
 /// Two publishes of the repository never overlap, whichever processes start them: CI runs the lab's suite beside the
 /// end-to-end suite, and a Native AOT publish given an assembly that a second publish was rewriting failed the compile.
-/// Publishes for a runtime build in a tree per flavour (Native AOT, trimmed), so they only wait for their flavour's.
+/// Publishes for a runtime build in a tree of their own, so they only wait for one another: the Native AOT and the trimmed
+/// JIT build share theirs, and their compiles.
 /// </summary>
 public sealed class PublishLockTests : IDisposable
 {
@@ -27,19 +28,35 @@ public sealed class PublishLockTests : IDisposable
     }
 
     [Fact]
-    public async Task APublishForARuntimeHasATreeAndALockOfItsFlavour()
+    public async Task APublishForARuntimeHasATreeAndALockOfItsOwn()
     {
         var nativeAot = Publisher.TreeOf(["PublishAot=true", "RuntimeIdentifier=linux-x64", "IngestAotProfile=/tmp/a.mibc"]);
-        var trimmed = Publisher.TreeOf(["PublishTrimmed=true", "RuntimeIdentifier=linux-x64", "SelfContained=true"]);
+        var selfContained = Publisher.TreeOf(["RuntimeIdentifier=linux-x64", "SelfContained=true"]);
         Assert.Null(Publisher.TreeOf([]));
-        Assert.Equal("linux-x64-aot", nativeAot);
-        Assert.Equal("linux-x64-trimmed", trimmed);
+        Assert.Null(Publisher.TreeOf(["PublishTrimmed=true"]));
+        Assert.Equal("linux-x64-trimmed", nativeAot);
+        Assert.Equal("linux-x64", selfContained);
         Assert.Equal(nativeAot, Publisher.TreeOf(["RuntimeIdentifier=linux-x64", "PublishAot=true"]));
 
         await using var frameworkDependent = await Publisher.PublishLock.TakeAsync(_layout, tree: null, CancellationToken.None);
         await using var nativeAotTurn = await Publisher.PublishLock.TakeAsync(_layout, nativeAot, CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(30));
-        await using var trimmedTurn = await Publisher.PublishLock.TakeAsync(_layout, trimmed, CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(30));
-        Assert.True(nativeAotTurn.CanWrite && trimmedTurn.CanWrite);
+        await using var selfContainedTurn = await Publisher.PublishLock.TakeAsync(_layout, selfContained, CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(30));
+        Assert.True(nativeAotTurn.CanWrite && selfContainedTurn.CanWrite);
+    }
+
+    /// <summary>The trimmed JIT build is compiled in the Native AOT build's tree with what makes its C# compiles the same
+    /// (docs/notebook/ci-time.md#one-tree-for-both-trimmed-builds); that its output leaves out what it must and refuses
+    /// what needs reflection is TrimmedBuildTests', that the Native AOT build serves the aot set's smoke's.</summary>
+    [Fact]
+    public void TheTrimmedJitBuildSharesTheNativeAotBuildsTreeAndRestore()
+    {
+        string[] trimmed = ["PublishTrimmed=true", "RuntimeIdentifier=linux-x64", "SelfContained=true"];
+        string[] nativeAot = ["PublishAot=true", "RuntimeIdentifier=linux-x64"];
+        Assert.Equal(Publisher.TreeOf(nativeAot), Publisher.TreeOf(trimmed));
+        Assert.Equal(["-rp:PublishAot=true", "-p:EnableAotAnalyzer=true", "-p:EnableSingleFileAnalyzer=true"], Publisher.CompilesAsNativeAot(trimmed));
+        Assert.Empty(Publisher.CompilesAsNativeAot(nativeAot));
+        Assert.Empty(Publisher.CompilesAsNativeAot([.. nativeAot, "PublishTrimmed=true"]));
+        Assert.Empty(Publisher.CompilesAsNativeAot([]));
     }
 
     [Fact]

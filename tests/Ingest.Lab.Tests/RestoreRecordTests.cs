@@ -31,18 +31,18 @@ public sealed class RestoreRecordTests : IDisposable
     [Fact]
     public void ARecordedRestoreHoldsForTheSameProjectTreeAndPropertiesWhileNoProjectFileChanges()
     {
-        new RestoreRecord(_layout, "Ingest.FrontEnd", "linux-x64-aot", NativeAot).Write(DateTime.UtcNow.AddMinutes(-1));
+        new RestoreRecord(_layout, "Ingest.FrontEnd", "linux-x64-trimmed", NativeAot).Write(DateTime.UtcNow.AddMinutes(-1));
 
-        Assert.True(new RestoreRecord(_layout, "Ingest.FrontEnd", "linux-x64-aot", NativeAot).IsCurrent());
-        Assert.False(new RestoreRecord(_layout, "Ingest.BackEnd", "linux-x64-aot", NativeAot).IsCurrent());
+        Assert.True(new RestoreRecord(_layout, "Ingest.FrontEnd", "linux-x64-trimmed", NativeAot).IsCurrent());
+        Assert.False(new RestoreRecord(_layout, "Ingest.BackEnd", "linux-x64-trimmed", NativeAot).IsCurrent());
         Assert.False(new RestoreRecord(_layout, "Ingest.FrontEnd", null, []).IsCurrent());
-        Assert.False(new RestoreRecord(_layout, "Ingest.FrontEnd", "linux-x64-aot", [.. NativeAot, "IngestAotProfile=/tmp/a.mibc"]).IsCurrent());
+        Assert.False(new RestoreRecord(_layout, "Ingest.FrontEnd", "linux-x64-trimmed", [.. NativeAot, "IngestAotProfile=/tmp/a.mibc"]).IsCurrent());
 
         // What a restore does not read: sources, what a restore or build writes, the other languages' baselines.
         Write("src/Ingest.FrontEnd/Program.cs", DateTime.UtcNow);
         Write("src/Ingest.FrontEnd/obj/Ingest.FrontEnd.csproj.nuget.g.props", DateTime.UtcNow);
         Write("src/baselines/rust/Cargo.toml", DateTime.UtcNow);
-        Assert.True(new RestoreRecord(_layout, "Ingest.FrontEnd", "linux-x64-aot", NativeAot).IsCurrent());
+        Assert.True(new RestoreRecord(_layout, "Ingest.FrontEnd", "linux-x64-trimmed", NativeAot).IsCurrent());
     }
 
     [Theory]

@@ -24,19 +24,22 @@ internal sealed class Publisher(RepositoryLayout layout, TextWriter log)
             arguments.Add("-p:" + property);
         }
 
-        // A build for one runtime and flavour (Native AOT, trimmed) in a tree of its own, every project it references
-        // included: it restores with that runtime's packages and compiles with other properties than the solution's build,
-        // and in the projects' own obj folders it would rewrite what a framework-dependent publish beside it reads. Each
-        // flavour has its tree because the two restore different packages and give the analyzers other switches: in one
-        // tree, every switch between them compiled every project again (docs/notebook/ci-time.md#one-tree-per-flavour).
-        // A tree's first publish compiles every project, without the analyzers: they only report, so the code is the
-        // same, and the solution's build has run them on the same sources (a quarter of each such compile). A
-        // framework-dependent publish keeps the solution build's properties, so after a build it compiles nothing.
+        // A build for one runtime in a tree of its own, every project it references included: it restores with that
+        // runtime's packages and compiles with other properties than the solution's build, and in the projects' own obj
+        // folders it would rewrite what a framework-dependent publish beside it reads. The Native AOT and trimmed builds
+        // share a tree and their compiles: the trimmed one restores as a Native AOT one does (a superset: the same
+        // runtime packs, and the Native AOT compiler, which it leaves unused) and gives the analyzers the same switches,
+        // so the C# compiles of the one serve the other; with other inputs, every switch between them compiled every
+        // project again (docs/notebook/ci-time.md#one-tree-for-both-trimmed-builds). A tree's first publish compiles every
+        // project, without the analyzers: they only report, so the code is the same, and the solution's build has run
+        // them on the same sources (a quarter of each such compile). A framework-dependent publish keeps the solution
+        // build's properties, so after a build it compiles nothing.
         var tree = TreeOf(properties);
         if (tree is not null)
         {
             arguments.Add("-p:ArtifactsPath=" + BuildTree(tree));
             arguments.Add("-p:RunAnalyzers=false");
+            arguments.AddRange(CompilesAsNativeAot(properties));
         }
 
         log.WriteLine($"  publishing {project} {string.Join(" ", properties)}");
@@ -67,24 +70,33 @@ internal sealed class Publisher(RepositoryLayout layout, TextWriter log)
     }
 
     /// <summary>Where a Native AOT publish for <paramref name="runtime"/> writes its intermediate files (the compiler's
-    /// response file among them): the SDK's artifacts layout, under the tree of that runtime's Native AOT builds.</summary>
+    /// response file among them): the SDK's artifacts layout, under the tree of that runtime's trimmed builds.</summary>
     public string NativeAotIntermediateFolder(string project, string runtime) =>
-        Path.Combine(BuildTree(runtime + "-" + NativeAot), "obj", project, "release_" + runtime);
+        Path.Combine(BuildTree(runtime + "-" + Trimmed), "obj", project, "release_" + runtime);
 
-    private const string NativeAot = "aot";
+    private const string Trimmed = "trimmed";
 
     private string BuildTree(string tree) => Path.Combine(layout.Root, "artifacts", "build", tree);
 
-    // The tree a publish for a runtime builds in: "<runtime>-aot", "<runtime>-trimmed", "<runtime>" for another
-    // self-contained one; none for a framework-dependent one.
+    // The tree a publish for a runtime builds in: "<runtime>-trimmed" for a Native AOT or a trimmed one (a Native AOT
+    // build is trimmed too), "<runtime>" for another self-contained one; none for a framework-dependent one.
     internal static string? TreeOf(string[] properties)
     {
         var runtime = Value(properties, "RuntimeIdentifier");
         return runtime is null ? null
-            : Value(properties, "PublishAot") == "true" ? runtime + "-" + NativeAot
-            : Value(properties, "PublishTrimmed") == "true" ? runtime + "-trimmed"
+            : IsTrue(properties, "PublishAot") || IsTrue(properties, "PublishTrimmed") ? runtime + "-" + Trimmed
             : runtime;
     }
+
+    // What a trimmed JIT publish adds to compile as a Native AOT publish of its tree does: the same restore (-rp: for the
+    // restore only; the build stays on the JIT) and the analyzer switches a Native AOT build turns on, which the C#
+    // compile reads from its generated .editorconfig though the analyzers do not run in these trees.
+    internal static string[] CompilesAsNativeAot(string[] properties) =>
+        IsTrue(properties, "PublishTrimmed") && !IsTrue(properties, "PublishAot")
+            ? ["-rp:PublishAot=true", "-p:EnableAotAnalyzer=true", "-p:EnableSingleFileAnalyzer=true"]
+            : [];
+
+    private static bool IsTrue(string[] properties, string name) => Value(properties, name) == "true";
 
     private static string? Value(string[] properties, string name) =>
         properties.Where(p => p.StartsWith(name + "=", StringComparison.Ordinal)).Select(p => p[(name.Length + 1)..]).LastOrDefault();
