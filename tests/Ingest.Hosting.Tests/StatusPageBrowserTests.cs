@@ -1,7 +1,6 @@
 using System.Net;
 using Ingest.Testing;
 using Ingest.Testing.Browser;
-using Microsoft.Playwright;
 using Xunit.Abstractions;
 
 namespace Ingest.Hosting.Tests;
@@ -9,9 +8,9 @@ namespace Ingest.Hosting.Tests;
 /// <summary>
 /// The status page as a person sees it: Debian's Chromium, driven by Playwright through its executable path (Playwright's
 /// own browser download is not used), loads each style's page and reads what renders. Skipped, with the reason, on a
-/// machine without Chromium (tests/test.sh installs it).
+/// machine without Chromium (tests/test.sh installs it). One browser for the class, a context of its own for each style.
 /// </summary>
-public sealed class StatusPageBrowserTests(ITestOutputHelper output)
+public sealed class StatusPageBrowserTests(SharedChromium chromium, ITestOutputHelper output) : IClassFixture<SharedChromium>
 {
     private const string Hostile =
         """{"type":"log","source":"<script>alert('source')</script>","timestamp":"2026-11-22T10:00:00Z","level":"error","message":"<img src=x onerror=alert(1)> disk full"}""";
@@ -29,51 +28,36 @@ public sealed class StatusPageBrowserTests(ITestOutputHelper output)
             Assert.Equal(HttpStatusCode.OK, accepted.StatusCode);
         }
 
-        using var playwright = await Playwright.CreateAsync();
-        var profile = Directory.CreateTempSubdirectory("ingest-chromium-");
-        try
+        await using var context = await chromium.NewContextAsync(1100, 900);
+        var page = await context.NewPageAsync();
+        var dialogs = 0;
+        page.Dialog += (_, dialog) =>
         {
-            await using var browser = await playwright.Chromium.LaunchPersistentContextAsync(profile.FullName, new()
-            {
-                ExecutablePath = Chromium.Path,
-                Headless = true,
-                Args = Chromium.Arguments,
-                ViewportSize = new() { Width = 1100, Height = 900 },
-            });
-            var page = await browser.NewPageAsync();
-            var dialogs = 0;
-            page.Dialog += (_, dialog) =>
-            {
-                dialogs++;
-                _ = dialog.DismissAsync();
-            };
+            dialogs++;
+            _ = dialog.DismissAsync();
+        };
 
-            var response = await page.GotoAsync(new Uri(flow.BackEnd.BaseAddress, "/status").ToString());
-            Assert.Equal(200, response!.Status);
+        var response = await page.GotoAsync(new Uri(flow.BackEnd.BaseAddress, "/status").ToString());
+        Assert.Equal(200, response!.Status);
 
-            Assert.Equal("Ingest back-end — status", await page.TitleAsync());
-            Assert.Equal("Ingest back-end", await page.Locator("h1").InnerTextAsync());
-            Assert.Equal(style == ApiStyle.Mvc ? "MVC Razor views" : "RazorSlices", await page.Locator("[data-fact=engine]").InnerTextAsync());
-            Assert.Equal(style.ToString(), await page.Locator("[data-fact='config.api'] td").InnerTextAsync());
-            Assert.Equal("1", await page.Locator("[data-fact='events.log'] td").InnerTextAsync());
-            Assert.Equal("3", await page.Locator("[data-fact='persisted.memory'] td").InnerTextAsync());
-            Assert.True(await page.Locator("section#recent table").IsVisibleAsync());
+        Assert.Equal("Ingest back-end — status", await page.TitleAsync());
+        Assert.Equal("Ingest back-end", await page.Locator("h1").InnerTextAsync());
+        Assert.Equal(style == ApiStyle.Mvc ? "MVC Razor views" : "RazorSlices", await page.Locator("[data-fact=engine]").InnerTextAsync());
+        Assert.Equal(style.ToString(), await page.Locator("[data-fact='config.api'] td").InnerTextAsync());
+        Assert.Equal("1", await page.Locator("[data-fact='events.log'] td").InnerTextAsync());
+        Assert.Equal("3", await page.Locator("[data-fact='persisted.memory'] td").InnerTextAsync());
+        Assert.True(await page.Locator("section#recent table").IsVisibleAsync());
 
-            // What the client sent shows as text: no element was made from it, no script ran.
-            var rows = page.Locator("tr.event");
-            Assert.Equal(3, await rows.CountAsync());
-            Assert.Equal("<script>alert('source')</script>", await rows.Nth(2).Locator("td").Nth(1).InnerTextAsync());
-            Assert.Equal("error: <img src=x onerror=alert(1)> disk full", await rows.Nth(2).Locator("td").Nth(3).InnerTextAsync());
-            Assert.Equal(0, await page.Locator("main script, main img, main b").CountAsync());
-            Assert.Equal(0, dialogs);
+        // What the client sent shows as text: no element was made from it, no script ran.
+        var rows = page.Locator("tr.event");
+        Assert.Equal(3, await rows.CountAsync());
+        Assert.Equal("<script>alert('source')</script>", await rows.Nth(2).Locator("td").Nth(1).InnerTextAsync());
+        Assert.Equal("error: <img src=x onerror=alert(1)> disk full", await rows.Nth(2).Locator("td").Nth(3).InnerTextAsync());
+        Assert.Equal(0, await page.Locator("main script, main img, main b").CountAsync());
+        Assert.Equal(0, dialogs);
 
-            var screenshot = Path.Combine(Path.GetTempPath(), $"ingest-status-{style}.png");
-            await page.ScreenshotAsync(new() { Path = screenshot, FullPage = true });
-            output.WriteLine($"screenshot: {screenshot}");
-        }
-        finally
-        {
-            profile.Delete(recursive: true);
-        }
+        var screenshot = Path.Combine(Path.GetTempPath(), $"ingest-status-{style}.png");
+        await page.ScreenshotAsync(new() { Path = screenshot, FullPage = true });
+        output.WriteLine($"screenshot: {screenshot}");
     }
 }

@@ -3,7 +3,6 @@ using Ingest.Lab.Report;
 using Ingest.Lab.Results;
 using Ingest.LoadGen;
 using Ingest.Testing.Browser;
-using Microsoft.Playwright;
 
 namespace Ingest.Lab.Tests;
 
@@ -12,7 +11,7 @@ namespace Ingest.Lab.Tests;
 /// the run was measured), bars are coloured by stack, and each set's rows are grouped by connection count. The run is
 /// made up (no service starts): what is checked is the page, not the figures.
 /// </summary>
-public sealed class ReportBrowserTests
+public sealed class ReportBrowserTests(SharedChromium chromium) : IClassFixture<SharedChromium>
 {
     private static readonly LossCheck Nothing = new(1, 0, 1);
 
@@ -30,9 +29,8 @@ public sealed class ReportBrowserTests
         var file = Path.Combine(Directory.CreateTempSubdirectory("ingest-report-").FullName, "report.html");
         await File.WriteAllTextAsync(file, HtmlReport.Write(MadeUp.Report(scenarios)));
 
-        using var playwright = await Playwright.CreateAsync();
-        await using var browser = await playwright.Chromium.LaunchAsync(new() { ExecutablePath = Chromium.Path, Headless = true, Args = Chromium.Arguments });
-        var page = await browser.NewPageAsync(new() { ViewportSize = new() { Width = 1100, Height = 900 } });
+        await using var context = await chromium.NewContextAsync(1100, 900);
+        var page = await context.NewPageAsync();
         await page.GotoAsync(new Uri(file).AbsoluteUri);
 
         // The answer first: the first section is the verdicts, above how the run was measured, and on the first screen.

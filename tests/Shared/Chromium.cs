@@ -1,3 +1,5 @@
+using Microsoft.Playwright;
+
 namespace Ingest.Testing.Browser;
 
 // Linked into each test project that drives a browser (a source file, not a library: the shared test library
@@ -18,6 +20,41 @@ internal static class Chromium
     public static string? Path => Found.Value;
 
     public static string MissingReason => "Chromium is not on PATH: install Debian's chromium (tests/test.sh does).";
+}
+
+/// <summary>
+/// One Chromium for a test class (its class fixture): launched, with Playwright's driver, when a test first asks for it,
+/// and closed when the class is done; each test opens a context of its own, as isolated as a browser of its own. Each
+/// launch is a driver and a browser started: a second of the CPU CI's two cores share.
+/// </summary>
+public sealed class SharedChromium : IAsyncLifetime
+{
+    private readonly Lazy<Task<(IPlaywright Playwright, IBrowser Browser)>> _launched = new(LaunchAsync);
+
+    /// <summary>A new context of the one browser (the caller disposes of it), with the viewport given.</summary>
+    public async Task<IBrowserContext> NewContextAsync(int width, int height)
+    {
+        var (_, browser) = await _launched.Value;
+        return await browser.NewContextAsync(new() { ViewportSize = new() { Width = width, Height = height } });
+    }
+
+    public Task InitializeAsync() => Task.CompletedTask;
+
+    public async Task DisposeAsync()
+    {
+        if (_launched.IsValueCreated && _launched.Value.IsCompletedSuccessfully)
+        {
+            var (playwright, browser) = await _launched.Value;
+            await browser.DisposeAsync();
+            playwright.Dispose();
+        }
+    }
+
+    private static async Task<(IPlaywright, IBrowser)> LaunchAsync()
+    {
+        var playwright = await Playwright.CreateAsync();
+        return (playwright, await playwright.Chromium.LaunchAsync(new() { ExecutablePath = Chromium.Path, Headless = true, Args = Chromium.Arguments }));
+    }
 }
 
 /// <summary>A theory that needs Chromium: skipped, with the reason, where it is missing.</summary>
