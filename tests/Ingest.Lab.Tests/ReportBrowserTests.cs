@@ -58,6 +58,44 @@ public sealed class ReportBrowserTests(SharedChromium chromium) : IClassFixture<
         Assert.Equal(["aspnet-fastest-c50", "go-fasthttp-c50", "aspnet-fastest-c300", "go-fasthttp-c300"], names);
     }
 
+    [ChromiumFact]
+    public async Task EveryChartsLabelsFitInsideTheChart()
+    {
+        // The floor's verdict has the longest label of the headline: "fastest .NET against the floor (nginx to nginx) · c300".
+        IReadOnlyList<ScenarioResult> scenarios =
+        [
+            Row("aspnet-fastest-c50", "DotNet", 50, 30_000, 30_500, 29_800, 30_200),
+            Row("aspnet-fastest-c300", "DotNet", 300, 28_000, 28_400, 27_900, 28_100),
+            Row("floor-nginx-c50", "Nginx", 50, 25_000, 25_400, 24_800, 25_100),
+            Row("floor-nginx-c300", "Nginx", 300, 24_000, 24_400, 23_800, 24_100),
+        ];
+        var file = Path.Combine(Directory.CreateTempSubdirectory("ingest-report-").FullName, "report.html");
+        await File.WriteAllTextAsync(file, HtmlReport.Write(MadeUp.Report(scenarios)));
+
+        await using var context = await chromium.NewContextAsync(1100, 900);
+        var page = await context.NewPageAsync();
+        await page.GotoAsync(new Uri(file).AbsoluteUri);
+
+        var charts = page.Locator("figure svg");
+        Assert.True(await charts.CountAsync() > 1);
+        var labels = 0;
+        for (var c = 0; c < await charts.CountAsync(); c++)
+        {
+            var chart = (await charts.Nth(c).BoundingBoxAsync())!;
+            var texts = charts.Nth(c).Locator("text.label");
+            for (var t = 0; t < await texts.CountAsync(); t++)
+            {
+                var box = (await texts.Nth(t).BoundingBoxAsync())!;
+                Assert.True(box.X >= chart.X && box.X + box.Width <= chart.X + chart.Width,
+                    $"chart {c}: '{await texts.Nth(t).TextContentAsync()}' spans {box.X:0}–{box.X + box.Width:0}, the chart {chart.X:0}–{chart.X + chart.Width:0}");
+                labels++;
+            }
+        }
+
+        Assert.Contains("fastest .NET against the floor (nginx to nginx) · c300", await page.Locator("figure svg text.label").AllTextContentsAsync());
+        Assert.True(labels > 4);
+    }
+
     private static ScenarioResult Row(string name, string frontEnd, int connections, params double[] rps) =>
         MadeUp.Result(ScenarioCatalogue.HeadlineSet, name, frontEnd, connections, ScenarioStatus.Passed, Nothing, rps);
 }

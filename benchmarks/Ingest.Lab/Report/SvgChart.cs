@@ -11,7 +11,8 @@ namespace Ingest.Lab.Report;
 internal static class SvgChart
 {
     private const int Width = 860;
-    private const int LabelWidth = 260;
+    private const int MinLabelWidth = 260;
+    private const int MaxLabelWidth = 420;
     private const int BarHeight = 18;
     private const int BarGap = 8;
 
@@ -22,7 +23,8 @@ internal static class SvgChart
     /// per row, e.g. by stack) or else one palette colour per row.</summary>
     public static string Bars(string title, string unit, IReadOnlyList<(string Label, double Median, double Min, double Max, string? Note)> rows, IReadOnlyList<string>? colors = null)
     {
-        var plotWidth = Width - LabelWidth - 120;
+        var labelWidth = LabelWidth(rows.Select(r => r.Label));
+        var plotWidth = Width - labelWidth - 120;
         var max = rows.Count == 0 ? 1 : rows.Max(r => double.IsNaN(r.Max) ? 0 : r.Max);
         max = max <= 0 ? 1 : max;
         var height = 40 + (rows.Count * (BarHeight + BarGap));
@@ -31,24 +33,24 @@ internal static class SvgChart
         {
             var (label, median, min, maxValue, note) = rows[i];
             var y = 30 + (i * (BarHeight + BarGap));
-            svg.Append(CultureInfo.InvariantCulture, $"<text x=\"{LabelWidth - 8}\" y=\"{y + 13}\" text-anchor=\"end\" class=\"label\">{Escape(label)}</text>");
+            svg.Append(CultureInfo.InvariantCulture, $"<text x=\"{labelWidth - 8}\" y=\"{y + 13}\" text-anchor=\"end\" class=\"label\">{Escape(label)}</text>");
             if (double.IsNaN(median))
             {
-                svg.Append(CultureInfo.InvariantCulture, $"<text x=\"{LabelWidth + 4}\" y=\"{y + 13}\" class=\"note\">{Escape(note ?? "not measured")}</text>");
+                svg.Append(CultureInfo.InvariantCulture, $"<text x=\"{labelWidth + 4}\" y=\"{y + 13}\" class=\"note\">{Escape(note ?? "not measured")}</text>");
                 continue;
             }
 
             var w = median / max * plotWidth;
-            svg.Append(CultureInfo.InvariantCulture, $"<rect x=\"{LabelWidth}\" y=\"{y}\" width=\"{w:0.#}\" height=\"{BarHeight}\" fill=\"{colors?[i] ?? Palette[i % Palette.Length]}\"><title>{Escape(label)}: {median:N1} {unit} (min {min:N1}, max {maxValue:N1})</title></rect>");
+            svg.Append(CultureInfo.InvariantCulture, $"<rect x=\"{labelWidth}\" y=\"{y}\" width=\"{w:0.#}\" height=\"{BarHeight}\" fill=\"{colors?[i] ?? Palette[i % Palette.Length]}\"><title>{Escape(label)}: {median:N1} {unit} (min {min:N1}, max {maxValue:N1})</title></rect>");
             if (!double.IsNaN(min) && maxValue > min)
             {
-                var x1 = LabelWidth + (min / max * plotWidth);
-                var x2 = LabelWidth + (maxValue / max * plotWidth);
+                var x1 = labelWidth + (min / max * plotWidth);
+                var x2 = labelWidth + (maxValue / max * plotWidth);
                 var cy = y + (BarHeight / 2);
                 svg.Append(CultureInfo.InvariantCulture, $"<line x1=\"{x1:0.#}\" x2=\"{x2:0.#}\" y1=\"{cy}\" y2=\"{cy}\" class=\"whisker\"/><line x1=\"{x1:0.#}\" x2=\"{x1:0.#}\" y1=\"{y + 3}\" y2=\"{y + BarHeight - 3}\" class=\"whisker\"/><line x1=\"{x2:0.#}\" x2=\"{x2:0.#}\" y1=\"{y + 3}\" y2=\"{y + BarHeight - 3}\" class=\"whisker\"/>");
             }
 
-            var end = LabelWidth + Math.Max(w, double.IsNaN(maxValue) ? 0 : maxValue / max * plotWidth);
+            var end = labelWidth + Math.Max(w, double.IsNaN(maxValue) ? 0 : maxValue / max * plotWidth);
             svg.Append(CultureInfo.InvariantCulture, $"<text x=\"{end + 6:0.#}\" y=\"{y + 13}\" class=\"value\">{Number(median)} {Escape(unit)}{(note is null ? "" : " " + Escape(note))}</text>");
         }
 
@@ -130,7 +132,8 @@ internal static class SvgChart
     /// </summary>
     public static string Ratios(string title, IReadOnlyList<(string Label, double Ratio, double Lower, double Upper, string Standing)> rows)
     {
-        var plotLeft = LabelWidth + 10;
+        var labelWidth = LabelWidth(rows.Select(r => r.Label));
+        var plotLeft = labelWidth + 10;
         var plotWidth = Width - plotLeft - 150;
         var values = rows.SelectMany(r => new[] { r.Ratio, r.Lower, r.Upper }).Where(v => Valid(v, log: true)).Append(1).ToList();
         var (lo, hi) = (Math.Log10(values.Min() / 1.1), Math.Log10(values.Max() * 1.1));
@@ -145,7 +148,7 @@ internal static class SvgChart
             var y = 30 + (i * (BarHeight + BarGap));
             var cy = y + (BarHeight / 2);
             var color = StandingColors.GetValueOrDefault(standing, "#777");
-            svg.Append(CultureInfo.InvariantCulture, $"<text x=\"{LabelWidth - 8}\" y=\"{y + 13}\" text-anchor=\"end\" class=\"label\">{Escape(label)}</text>");
+            svg.Append(CultureInfo.InvariantCulture, $"<text x=\"{labelWidth - 8}\" y=\"{y + 13}\" text-anchor=\"end\" class=\"label\">{Escape(label)}</text>");
             if (!Valid(ratio, log: true))
             {
                 continue;
@@ -163,6 +166,11 @@ internal static class SvgChart
 
         return End(svg);
     }
+
+    // Room for the longest label at the labels' 12 px (about 6.5 px a character in a sans-serif face), within bounds: an
+    // SVG cannot size a column to its text, and a label wider than its column was cut off at the chart's left edge.
+    private static int LabelWidth(IEnumerable<string> labels) =>
+        Math.Clamp(16 + (int)Math.Ceiling(6.5 * labels.Select(l => l.Length).DefaultIfEmpty(0).Max()), MinLabelWidth, MaxLabelWidth);
 
     /// <summary>Green ahead, grey level, red behind.</summary>
     private static readonly Dictionary<string, string> StandingColors = new()
