@@ -3,6 +3,7 @@ using Ingest.Lab.Report;
 using Ingest.Lab.Results;
 using Ingest.LoadGen;
 using Ingest.Testing.Browser;
+using Microsoft.Playwright;
 
 namespace Ingest.Lab.Tests;
 
@@ -26,12 +27,8 @@ public sealed class ReportBrowserTests(SharedChromium chromium) : IClassFixture<
             Row("go-fasthttp-c50", "GoFastHttp", 50, 20_000, 20_300, 19_900, 20_100),
             Row("go-fasthttp-c300", "GoFastHttp", 300, 29_000, 27_000, 30_000, 28_500),
         ];
-        var file = Path.Combine(Directory.CreateTempSubdirectory("ingest-report-").FullName, "report.html");
-        await File.WriteAllTextAsync(file, HtmlReport.Write(MadeUp.Report(scenarios)));
-
         await using var context = await chromium.NewContextAsync(1100, 900);
-        var page = await context.NewPageAsync();
-        await page.GotoAsync(new Uri(file).AbsoluteUri);
+        var page = await OpenAsync(context, scenarios);
 
         // The answer first: the first section is the verdicts, above how the run was measured, and on the first screen.
         Assert.Equal("The answer", await page.Locator("h2").First.InnerTextAsync());
@@ -69,12 +66,8 @@ public sealed class ReportBrowserTests(SharedChromium chromium) : IClassFixture<
             Row("floor-nginx-c50", "Nginx", 50, 25_000, 25_400, 24_800, 25_100),
             Row("floor-nginx-c300", "Nginx", 300, 24_000, 24_400, 23_800, 24_100),
         ];
-        var file = Path.Combine(Directory.CreateTempSubdirectory("ingest-report-").FullName, "report.html");
-        await File.WriteAllTextAsync(file, HtmlReport.Write(MadeUp.Report(scenarios)));
-
         await using var context = await chromium.NewContextAsync(1100, 900);
-        var page = await context.NewPageAsync();
-        await page.GotoAsync(new Uri(file).AbsoluteUri);
+        var page = await OpenAsync(context, scenarios);
 
         var charts = page.Locator("figure svg");
         Assert.True(await charts.CountAsync() > 1);
@@ -94,6 +87,16 @@ public sealed class ReportBrowserTests(SharedChromium chromium) : IClassFixture<
 
         Assert.Contains("fastest .NET against the floor (nginx to nginx) · c300", await page.Locator("figure svg text.label").AllTextContentsAsync());
         Assert.True(labels > 4);
+    }
+
+    // The report of a made-up run of the scenarios, written to a file and opened in a page of the context.
+    private static async Task<IPage> OpenAsync(IBrowserContext context, IReadOnlyList<ScenarioResult> scenarios)
+    {
+        var file = Path.Combine(Directory.CreateTempSubdirectory("ingest-report-").FullName, "report.html");
+        await File.WriteAllTextAsync(file, HtmlReport.Write(MadeUp.Report(scenarios)));
+        var page = await context.NewPageAsync();
+        await page.GotoAsync(new Uri(file).AbsoluteUri);
+        return page;
     }
 
     private static ScenarioResult Row(string name, string frontEnd, int connections, params double[] rps) =>
