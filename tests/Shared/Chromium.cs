@@ -25,7 +25,8 @@ internal static class Chromium
 /// <summary>
 /// One Chromium for a test class (its class fixture): launched, with Playwright's driver, when a test first asks for it,
 /// and closed when the class is done; each test opens a context of its own, as isolated as a browser of its own. Each
-/// launch is a driver and a browser started: a second of the CPU CI's two cores share.
+/// launch starts a driver and a browser, CPU that CI's two cores share with the other suites
+/// (docs/notebook/ci-time.md#one-tree-for-both-trimmed-builds).
 /// </summary>
 public sealed class SharedChromium : IAsyncLifetime
 {
